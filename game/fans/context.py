@@ -1,0 +1,101 @@
+"""How a hand was won (the win context), and the validation of a hand plus its context.
+
+Impossible inputs are errors, never silently corrected (decisions.md item 5); each error has a
+stable ``code`` and a message that names the offending tile or flag.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from game.hand import CHOW, KONG, Hand
+from game.tiles import NUM_KINDS, Tile, is_number, rank, tile_name
+
+WIND_NAMES = "ESWN"
+
+
+class HandError(ValueError):
+    """An impossible hand or context, or a hand that does not win."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+@dataclass(frozen=True, slots=True)
+class WinContext:
+    """The winning tile and the circumstances of the win.
+
+    ``kong`` is 杠上开花 on a self-draw and 抢杠和 on a claimed tile; ``last_tile`` is 妙手回春 on a
+    self-draw and 海底捞月 on a claimed tile; ``fourth_tile`` is 和绝张 (the three other copies are
+    visible on the table). Winds are 0..3 = E, S, W, N.
+    """
+
+    win_tile: Tile
+    self_drawn: bool = False
+    fourth_tile: bool = False
+    kong: bool = False
+    last_tile: bool = False
+    seat_wind: int = 0
+    prevalent_wind: int = 0
+    flowers: int = 0
+
+
+def validate(hand: Hand, ctx: WinContext) -> list[int]:
+    """Check the hand and context; return the count array of every tile of the hand (with the win)."""
+    melds = hand.melds
+    if len(melds) > 4:
+        raise HandError("hand/too_many_melds", f"a hand has at most 4 melds, got {len(melds)}")
+    expected = 13 - 3 * len(melds)
+    if len(hand.tiles) != expected:
+        raise HandError(
+            "hand/tile_count",
+            f"with {len(melds)} melds a hand stands {expected} tiles besides the winning tile, got {len(hand.tiles)}",
+        )
+    all_counts = [0] * NUM_KINDS
+    for t in (*hand.tiles, ctx.win_tile):
+        if not (isinstance(t, int) and 0 <= t < NUM_KINDS):
+            raise HandError("hand/bad_tile", f"not a playable tile: {t!r}")
+        all_counts[t] += 1
+    for m in melds:
+        t = m.tile
+        if not (isinstance(t, int) and 0 <= t < NUM_KINDS):
+            raise HandError("hand/bad_tile", f"not a playable tile in a meld: {t!r}")
+        if m.kind == CHOW:
+            if not is_number(t) or rank(t) > 7:
+                raise HandError("hand/bad_chow", f"no chow starts at {tile_name(t)}: a chow is three ranks of one suit")
+        elif m.concealed and m.kind != KONG:
+            raise HandError("hand/bad_meld", f"only a kong can be concealed, not [{m}]")
+        for x in m.tiles:
+            all_counts[x] += 1
+    for t, n in enumerate(all_counts):
+        if n > 4:
+            raise HandError("hand/too_many_copies", f"{n} copies of {tile_name(t)}; there are only 4")
+    if not (isinstance(ctx.flowers, int) and 0 <= ctx.flowers <= 8):
+        raise HandError("context/flowers", f"flowers must be 0..8, got {ctx.flowers!r}")
+    for field_name in ("seat_wind", "prevalent_wind"):
+        value = getattr(ctx, field_name)
+        if not (isinstance(value, int) and 0 <= value <= 3):
+            raise HandError("context/wind", f"{field_name} must be 0..3 (E, S, W, N), got {value!r}")
+    win = ctx.win_tile
+    held = hand.tiles.count(win)
+    if ctx.fourth_tile and held:
+        raise HandError(
+            "context/fourth_tile_held",
+            f"和绝张 on {tile_name(win)} while the winner holds {held} concealed cop{'y' if held == 1 else 'ies'} of it",
+        )
+    if ctx.kong:
+        if ctx.self_drawn:
+            if not any(m.kind == KONG for m in melds):
+                raise HandError("context/kong_without_kong", "杠上开花 (kong flag on a self-draw) needs a declared kong")
+        else:
+            melded = sum(x == win for m in melds for x in m.tiles)
+            if held or melded:
+                raise HandError(
+                    "context/robbed_tile_held",
+                    f"抢杠和 on {tile_name(win)} while the winner already holds or has melded a copy",
+                )
+            if ctx.last_tile:
+                raise HandError("context/robbed_and_last", "抢杠和 and 海底捞月 together: no kong is allowed after the last tile")
+    return all_counts

@@ -1,0 +1,5 @@
+"""CLI subcommands for whole games: simulate and replay."""
+
+
+def register(sub) -> None:
+    pass
