@@ -20,3 +20,6 @@ class Rules:
     blocked_may_claim: bool = True  # 停和 players may still chow, pung and kong
     false_win_penalty: bool = False  # training mode: declare freely, R98 错和/诈和 penalties
     declare_ready: bool = False  # 报听 allowed (大众馆)
+    # Name of the payment formula in game.settlement.SETTLEMENTS; a name, not a function, so a match
+    # stays (seed, rules, actions) and replays. "guobiao" = R98 第十条: 8 + fans.
+    settlement: str = "guobiao"
