@@ -12,14 +12,17 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(BIN)/guobiao serve
+	@if $(BIN)/guobiao serve --help >/dev/null 2>&1; then $(BIN)/guobiao serve; else \
+	  echo "The websocket server is not built yet; the command-line tools are installed:"; \
+	  $(BIN)/guobiao --help; fi
 
 test: $(STAMP)
 	$(BIN)/python -m pytest
 
 bench: $(STAMP)
 	$(BIN)/python bench/fans.py
-	$(BIN)/python bench/differential.py --hands 100000
+	$(BIN)/python bench/differential.py --hands 1000000
+	$(BIN)/python bench/selfplay.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info
