@@ -22,6 +22,7 @@ test: $(STAMP)
 bench: $(STAMP)
 	$(BIN)/python bench/fans.py
 	$(BIN)/python bench/differential.py --hands 1000000
+	$(BIN)/python bench/shanten.py
 	$(BIN)/python bench/selfplay.py
 
 clean:
