@@ -23,7 +23,6 @@ of a kind; anything else raises ValueError.
 
 from __future__ import annotations
 
-import threading
 from functools import lru_cache
 from typing import Iterable, NamedTuple
 
@@ -85,18 +84,14 @@ def _prune(opts: Iterable[Option]) -> Options:
 # Option sets are interned to small ints so that the hot caches hash ints, not nested tuples.
 _OPTS: list[Options] = []
 _IDS: dict[Options, int] = {}
-_INTERN_LOCK = threading.Lock()
 
 
 def _intern(opts: Options) -> int:
+    # Equal option sets interned twice would only cost a cache entry, never a wrong answer.
     i = _IDS.get(opts)
     if i is None:
-        with _INTERN_LOCK:
-            i = _IDS.get(opts)
-            if i is None:
-                i = len(_OPTS)
-                _OPTS.append(opts)
-                _IDS[opts] = i
+        i = _IDS[opts] = len(_OPTS)
+        _OPTS.append(opts)
     return i
 
 
