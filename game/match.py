@@ -1,0 +1,226 @@
+"""A match (局): 16 hands, or fewer by ``rules.hands``, with seats, winds, deals and running scores.
+
+Players are numbered by their seat in the first round (0..3 = E, S, W, N); hands are played by table
+seats (game.state). decisions.md item 8: the dealer never repeats (the deal passes to the next seat
+after every hand, win or draw); 4 wind rounds of 4 hands; players change seats between rounds:
+initial seat -> seat in rounds 1-4 is E: E,S,N,W · S: S,E,W,N · W: W,N,E,S · N: N,W,S,E. Each round
+starts with the dealer in the East seat.
+
+Every hand's wall comes from the splitmix64 generator kept in the match state (or from given walls,
+for duplicate tables), so a match is (seed, rules, actions) and ``replay`` rebuilds it exactly.
+Between hands each player sends ``Continue``; when all four have, the next hand is dealt.
+"""
+
+from __future__ import annotations
+
+from game import state as hand_state
+from game.actions import (
+    CONTINUE,
+    ILLEGAL,
+    MALFORMED,
+    MATCH_OVER,
+    NOT_YOUR_TURN,
+    STALE,
+    ActionError,
+    Continue,
+    check,
+)
+from game.codec import hand_dict, result_dict
+from game.rules import Rules
+from game.views import project as project_seat
+from game.views import view as hand_view
+from game.wall import check_wall, full_set, seed_state, shuffled
+
+PLAYING, BETWEEN, FINISHED = "playing", "between", "finished"
+
+# decisions.md item 8: SEAT_SCHEME[player][round] = the seat (0..3 = E S W N) of that player.
+SEAT_SCHEME = (
+    (0, 1, 3, 2),  # E: E, S, N, W
+    (1, 0, 2, 3),  # S: S, E, W, N
+    (2, 3, 0, 1),  # W: W, N, E, S
+    (3, 2, 1, 0),  # N: N, W, S, E
+)
+
+
+class MatchState:
+    """Treat as immutable, like HandState."""
+
+    __slots__ = ("rules", "seed", "rng", "walls", "number", "hand", "scores", "history", "phase", "ready", "seq")
+
+    def copy(self) -> MatchState:
+        n = object.__new__(MatchState)
+        n.rules, n.seed, n.rng, n.walls, n.number = self.rules, self.seed, self.rng, self.walls, self.number
+        n.hand, n.scores, n.history, n.phase = self.hand, self.scores, self.history, self.phase
+        n.ready, n.seq = self.ready, self.seq
+        return n
+
+    @property
+    def round(self) -> int:
+        return self.number // 4
+
+    def seat_of(self, player: int) -> int:
+        return SEAT_SCHEME[player][self.round]
+
+    def player_at(self, seat: int) -> int:
+        return self.seats()[seat]
+
+    def seats(self) -> list[int]:
+        """The player at each seat this round."""
+        out = [0, 0, 0, 0]
+        for p in range(4):
+            out[SEAT_SCHEME[p][self.round]] = p
+        return out
+
+    def to_dict(self) -> dict:
+        return {
+            "rules": hand_dict(self.hand)["rules"], "seed": self.seed, "rng": self.rng,
+            "walls": None if self.walls is None else [list(w) for w in self.walls],
+            "number": self.number, "hand": hand_dict(self.hand), "scores": list(self.scores),
+            "history": [result_dict(r) for r in self.history], "phase": self.phase,
+            "ready": list(self.ready), "seq": self.seq,
+        }
+
+    def __repr__(self) -> str:
+        return f"<MatchState hand={self.number} phase={self.phase} seq={self.seq} scores={self.scores}>"
+
+
+def seat_in(player: int, hand_number: int) -> int:
+    return SEAT_SCHEME[player][hand_number // 4]
+
+
+def start_match(rules: Rules = Rules(), seed: int | None = None, walls=None) -> tuple[MatchState, list[dict]]:
+    """A match from a seed, or from one given wall per hand (``walls``)."""
+    if (seed is None) == (walls is None):
+        raise ValueError("give exactly one of seed and walls")
+    if not 1 <= rules.hands <= 16:
+        raise ValueError(f"a match has 1..16 hands, got {rules.hands}")
+    m = object.__new__(MatchState)
+    m.rules, m.seed = rules, seed
+    m.rng = None if seed is None else seed_state(seed)
+    m.walls = None
+    if walls is not None:
+        walls = tuple(check_wall(w, rules.flowers) for w in walls)
+        if len(walls) < rules.hands:
+            raise ValueError(f"{rules.hands} hands need {rules.hands} walls, got {len(walls)}")
+        m.walls = walls
+    m.number, m.scores, m.history = 0, (0, 0, 0, 0), ()
+    m.ready = (False,) * 4
+    m.seq = 0
+    events: list[dict] = []
+    _deal(m, events)
+    return m, events
+
+
+def _deal(m: MatchState, events: list) -> None:
+    """Start hand ``m.number``: the dealer is seat number % 4, the prevalent wind the round."""
+    if m.walls is not None:
+        wall = m.walls[m.number]
+    else:
+        wall, m.rng = shuffled(full_set(m.rules.flowers), m.rng)
+    m.phase, m.ready = PLAYING, (False,) * 4
+    events.append({"t": "hand_start", "hand": m.number, "round": m.round, "seats": m.seats(),
+                   "scores": list(m.scores), "seq": m.seq})
+    m.hand, hand_events = hand_state.start_hand(
+        m.rules, wall=wall, dealer=m.number % 4, prevalent_wind=m.round, seq=m.seq
+    )
+    events.extend(_tag(hand_events, m.number))
+
+
+def _tag(events: list, number: int) -> list:
+    for e in events:
+        e["hand"] = number
+    return events
+
+
+def legal_actions(m: MatchState, player: int) -> tuple:
+    if m.phase == PLAYING:
+        return hand_state.legal_actions(m.hand, m.seat_of(player))
+    if m.phase == BETWEEN and not m.ready[player]:
+        return (CONTINUE,)
+    return ()
+
+
+def pending(m: MatchState) -> tuple[int, ...]:
+    """Players who must act now."""
+    if m.phase == PLAYING:
+        seats = m.seats()
+        return tuple(sorted(seats[s] for s in hand_state.pending(m.hand)))
+    if m.phase == BETWEEN:
+        return tuple(p for p in range(4) if not m.ready[p])
+    return ()
+
+
+def step(m: MatchState, player: int, action) -> tuple[MatchState, list[dict]]:
+    """Apply a player's action (players are 0..3 by first-round seat)."""
+    check(action)
+    if type(player) is not int or not 0 <= player < 4:
+        raise ActionError(MALFORMED, f"player must be 0..3, got {player!r}")
+    if action.seq is not None and action.seq != m.seq:
+        raise ActionError(STALE, f"action answers seq {action.seq}, the match is at seq {m.seq}")
+    if m.phase == FINISHED:
+        raise ActionError(MATCH_OVER, "the match is over")
+    if m.phase == PLAYING:
+        hand, events = hand_state.step(m.hand, m.seat_of(player), action)
+        n = m.copy()
+        n.hand, n.seq = hand, hand.seq
+        _tag(events, n.number)
+        if hand.phase == hand_state.OVER:
+            _score(n, events)
+        return n, events
+    # BETWEEN
+    if m.ready[player]:
+        raise ActionError(NOT_YOUR_TURN, f"player {player} is already ready")
+    if type(action) is not Continue:
+        raise ActionError(ILLEGAL, "between hands the only action is continue")
+    n = m.copy()
+    n.ready = tuple(r or p == player for p, r in enumerate(m.ready))
+    events = [{"t": "ready", "player": player, "hand": m.number}]
+    if all(n.ready):
+        n.seq += 1
+        n.number += 1
+        _deal(n, events)
+    return n, events
+
+
+def _score(n: MatchState, events: list) -> None:
+    """Add the hand's payments and penalties to the players' running scores."""
+    result = n.hand.result
+    seats = n.seats()
+    deltas = [0, 0, 0, 0]
+    for seat, d in enumerate(result.deltas):
+        deltas[seats[seat]] = d
+    n.scores = tuple(s + d for s, d in zip(n.scores, deltas))
+    n.history = n.history + (result,)
+    events.append({"t": "scores", "hand": n.number, "scores": list(n.scores), "deltas": deltas})
+    if n.number + 1 >= n.rules.hands:
+        n.phase = FINISHED
+        events.append({"t": "match_end", "scores": list(n.scores), "hand": n.number})
+    else:
+        n.phase = BETWEEN
+
+
+def replay(rules: Rules, log, seed: int | None = None, walls=None) -> MatchState:
+    """Fold ``step`` over a log of (player, action)."""
+    m, _ = start_match(rules, seed=seed, walls=walls)
+    for player, action in log:
+        m, _ = step(m, player, action)
+    return m
+
+
+def view(m: MatchState, player: int | None) -> dict:
+    """A player's (or a spectator's) view: the hand from the player's seat plus the match."""
+    seat = None if player is None else m.seat_of(player)
+    v = hand_view(m.hand, seat)
+    v["match"] = {
+        "hand": m.number, "hands": m.rules.hands, "round": m.round, "seats": m.seats(),
+        "scores": list(m.scores), "phase": m.phase, "ready": list(m.ready), "player": player, "seq": m.seq,
+    }
+    if m.phase == BETWEEN and player is not None and not m.ready[player]:
+        v["legal"], v["to_act"] = [{"a": "continue"}], True
+    return v
+
+
+def project(event: dict, player: int | None) -> dict | None:
+    """The event as a player sees it (hand events are projected for that player's seat then)."""
+    seat = None if player is None else seat_in(player, event["hand"])
+    return project_seat(event, seat)
