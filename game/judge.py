@@ -6,6 +6,7 @@ cannot be complete. The win context comes from the table (procedure.md §4.10, �
 
 from __future__ import annotations
 
+from game.extra_fans import extra_fans
 from game.fans.context import HandError, WinContext
 from game.hand import Hand
 from game.records import WinRecord
@@ -96,14 +97,15 @@ def evaluate(s, seat: int, tile: int, how: str, payer: int | None) -> WinRecord 
     rules = s.rules
     fans: list = []
     total = 0
+    sc = None
     if rules.count_fans:
         sc = score(hand, ctx)
         fans = [(f.id, f.name, f.name_en, f.points, f.count) for f in sc.fans]
         total = sc.total
-    if s.declared[seat] and rules.declared_ready_points:
-        # 大众馆's 听 (decisions.md): not one of the 81, so it has no fan id.
-        fans.append((None, "听", "Declared Ready", rules.declared_ready_points, 1))
-        total += rules.declared_ready_points
+    # 大众馆's 258将 and 听 (decisions.md): not among the 81, so they have no fan id.
+    for name, name_en, points in extra_fans(sc, rules, s.declared[seat]):
+        fans.append((None, name, name_en, points, 1))
+        total += points
     return WinRecord(seat, payer, tile, hand, ctx, tuple(fans), total, robbed=how == ROB)
 
 

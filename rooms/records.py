@@ -1,0 +1,67 @@
+"""Match records as plain data for the server to persist: per hand the result (winner, discarder, fans,
+settlement per player), the running totals, and at the end of a match the ranking.
+
+Players are the room's seat indices 0..3 (= ``game.match`` players, by first-round seat); ``ids`` gives
+who sat there (a player id or a bot name).
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields
+
+from game.actions import to_dict as action_dict
+from game.match import MatchState
+
+
+def hand_record(m: MatchState, match_no: int, ids: list[str]) -> dict:
+    """The hand just finished in ``m`` (its result is ``m.history[-1]``)."""
+    result = m.history[-1]
+    seats = m.seats()  # the player at each table seat this round
+
+    def per_player(by_seat) -> list[int]:
+        out = [0, 0, 0, 0]
+        for seat, v in enumerate(by_seat):
+            out[seats[seat]] = v
+        return out
+
+    rec = {
+        "match": match_no, "hand": m.number, "round": m.round, "dealer": seats[m.number % 4],
+        "seats": list(seats), "ids": list(ids), "winner": None, "discarder": None, "self_drawn": False,
+        "robbed": False, "tile": None, "fans": [], "total": 0,
+        "payments": per_player(result.payments), "penalties": per_player(result.penalties),
+        "deltas": per_player(result.deltas), "scores": list(m.scores),
+    }
+    w = result.win
+    if w is not None:
+        rec.update(
+            winner=seats[w.winner], discarder=None if w.payer is None else seats[w.payer], self_drawn=w.self_drawn,
+            robbed=w.robbed, tile=w.tile, fans=[list(f) for f in w.fans], total=w.total,
+        )
+    return rec
+
+
+def ranking(scores, ids: list[str]) -> list[dict]:
+    """Players by final score, highest first; equal scores share a place (1, 1, 3, 4)."""
+    order = sorted(range(4), key=lambda p: (-scores[p], p))
+    out = []
+    for i, p in enumerate(order):
+        place = out[-1]["place"] if out and scores[p] == out[-1]["score"] else i + 1
+        out.append({"place": place, "player": p, "id": ids[p], "score": scores[p]})
+    return out
+
+
+def match_record(m: MatchState, match_no: int, ids: list[str], hands: list[dict], actions: list) -> dict:
+    """The finished match: ranking, totals, every hand, and what ``game.match.replay`` needs to rebuild
+    it (seed, rules, the (player, action) list)."""
+    return {
+        "match": match_no, "ids": list(ids), "scores": list(m.scores), "ranking": ranking(m.scores, ids),
+        "hands": hands, "seed": m.seed, "rules": _rules_dict(m.rules),
+        "actions": [[p, action_dict(a)] for p, a in actions],
+    }
+
+
+def _rules_dict(rules) -> dict:
+    return {f.name: getattr(rules, f.name) for f in fields(rules)}
+
+
+__all__ = ["hand_record", "match_record", "ranking"]

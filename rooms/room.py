@@ -1,0 +1,811 @@
+"""A room: the lobby, seats, timers, bots and 托管 around a match (docs/rooms.md is the API).
+
+The room's state changes only by committing a log entry (``_commit`` = ``_apply`` + append), and
+``_apply`` is deterministic: bots, timeouts and 托管 decide in the live path and the entry records the
+action taken, so ``Room.replay(log)`` folds the same entries and reaches the same room without a bot or
+a clock. Nothing here does I/O or reads a clock: time arrives as ``now``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+from dataclasses import dataclass
+from typing import Callable, Mapping, NamedTuple
+
+from game import match as gm
+from game.actions import (
+    CONTINUE,
+    ILLEGAL,
+    MALFORMED,
+    NOT_YOUR_TURN,
+    PASS,
+    STALE,
+    ActionError,
+    AddedKong,
+    Discard,
+    from_dict,
+    to_dict as action_dict,
+    with_seq,
+)
+from game.state import CLAIM as HAND_CLAIM
+from game.state import auto_action
+from rooms import clock, errors as E
+from rooms.config import BOT_LEVELS, RoomConfig
+from rooms.errors import RoomError
+from rooms.invite import normalize
+from rooms.records import hand_record, match_record
+from rooms.window import DISCARD, ROB, Window, open_window, window_view
+
+LOBBY, PLAYING = "lobby", "playing"
+AUTO = "auto"  # the 托管 policy as a seat occupant: a seat left during a match when bots are off
+BOT_MODULES = {"fan": "rooms.bot", "random": "rooms.bot_random"}
+# Game events the room never forwards: answers are private acknowledgements (the room sends its own),
+# and the game's claim window is replaced by the room's uniform one (rooms/window.py).
+_DROPPED = frozenset(("response", "claim_window"))
+_MAX_STEPS = 100_000  # automatic entries in one call; a loop past this is a bug
+
+
+class Outbound(NamedTuple):
+    to: str  # a player id
+    msg: dict
+
+
+@dataclass(slots=True)
+class Seat:
+    id: str  # the player id, or a bot's name
+    bot: str | None = None  # the bot level; None for a human
+    ready: bool = False
+
+
+@dataclass(slots=True)
+class Member:
+    id: str
+    order: int  # joining order: the host role passes to the longest-present human
+    seat: int | None  # None: a spectator
+    connected: bool = True
+    since: float = 0.0  # when the last disconnect happened
+
+
+def match_seed(secret: bytes, k: int) -> int:
+    """Match k's seed: unpredictable from earlier walls, because the secret never leaves the server."""
+    return int.from_bytes(hashlib.sha256(secret + b"match" + k.to_bytes(4, "big")).digest()[:8], "big")
+
+
+def load_bot(level: str) -> Callable[[dict], object] | None:
+    """The bot engineer's ``choose(view)`` for a level, or None when its module is not there."""
+    try:
+        module = importlib.import_module(BOT_MODULES[level])
+    except ModuleNotFoundError:
+        return None
+    return getattr(module, "choose", None)
+
+
+class Room:
+    # ------------------------------------------------------------------------------------------
+    # Creation, replay
+
+    @classmethod
+    def create(cls, room_id: str, config: RoomConfig, host: str, invite: str, secret: bytes, now: float, *,
+               players: list[str] | None = None, bots: int = 0,
+               bot_policies: Mapping[str, Callable] | None = None) -> Room:
+        """A new room with ``host`` in the first seat; a quick-match room seats ``players`` (the first is
+        the host) and ``bots`` bots, all ready, and starts at once."""
+        if not isinstance(config, RoomConfig):
+            raise RoomError(E.BAD_CONFIG, "config must be a RoomConfig")
+        if normalize(invite) != invite:
+            raise ValueError(f"invite must be a code from rooms.invite.new_code, got {invite!r}")
+        if not isinstance(secret, bytes) or len(secret) < 16:
+            raise ValueError("secret: at least 16 random bytes from the server")
+        quick = players is not None
+        players = list(players) if quick else [host]
+        if not players or players[0] != host or len(set(players)) != len(players) or len(players) + bots > 4:
+            raise ValueError("players: distinct ids starting with the host, at most four with the bots")
+        if quick and len(players) + bots != 4:
+            raise ValueError("a quick-match room is created full")
+        room = cls(bot_policies)
+        entry = {"k": "create", "room": room_id, "config": config.to_dict(), "host": host, "invite": invite,
+                 "secret": secret.hex(), "players": players, "bots": bots, "quick": quick}
+        room._commit(entry, now)
+        return room
+
+    @classmethod
+    def replay(cls, log: list[dict], bot_policies: Mapping[str, Callable] | None = None) -> Room:
+        """The room that ``log`` (from its ``create`` entry on) describes. Derived entries are skipped."""
+        room = cls(bot_policies)
+        for entry in log:
+            if entry.get("derived"):
+                continue
+            room._apply(entry, entry["now"])
+            room.rseq = entry["rseq"]
+            room.last_now = entry["now"]
+        room._log = []  # already persisted
+        return room
+
+    @classmethod
+    def restore(cls, log: list[dict], now: float, bot_policies: Mapping[str, Callable] | None = None) -> Room:
+        """After a restart: replay, then everybody is disconnected and the pending decision's clock
+        starts again at ``now`` (a logged ``restore`` entry, so a later replay does the same)."""
+        room = cls.replay(log, bot_policies)
+        room._commit({"k": "restore"}, now)
+        return room
+
+    def __init__(self, bot_policies: Mapping[str, Callable] | None = None):
+        self._policies = dict(bot_policies or {})
+        self._log: list[dict] = []
+        self.rseq = 0
+        self.last_now = float("-inf")
+
+    # ------------------------------------------------------------------------------------------
+    # The calls
+
+    def handle(self, player_id: str, command: dict, now: float) -> list[Outbound]:
+        """One command from a player; raises RoomError (and changes nothing) when it is rejected."""
+        now = max(now, self.last_now)
+        if not isinstance(command, dict) or not isinstance(command.get("t"), str):
+            raise RoomError(E.BAD_COMMAND, f"a command is a dict with a string 't', got {command!r}")
+        check = _COMMANDS.get(command["t"])
+        if check is None:
+            raise RoomError(E.BAD_COMMAND, f"unknown command {command['t']!r}")
+        allowed = _FIELDS[command["t"]] | {"t"}
+        extra = set(command) - allowed
+        if extra:
+            raise RoomError(E.BAD_COMMAND, f"{command['t']}: unknown fields {sorted(extra)}")
+        entry = check(self, player_id, command, now)
+        out = self._commit(entry, now)
+        return out + self._run(now)
+
+    def connect(self, player_id: str, now: float) -> list[Outbound]:
+        now = max(now, self.last_now)
+        m = self._member(player_id)
+        m.connected = True
+        out: list[Outbound] = []
+        if m.seat is not None and self.auto[m.seat] == "disconnected":
+            out += self._commit({"k": "auto", "player": m.seat, "on": False, "why": "returned"}, now)
+        return out + self._room_msgs() + self._run(now)
+
+    def disconnect(self, player_id: str, now: float) -> list[Outbound]:
+        now = max(now, self.last_now)
+        m = self._member(player_id)
+        m.connected, m.since = False, now
+        return self._room_msgs() + self._run(now)
+
+    def tick(self, now: float) -> list[Outbound]:
+        self.last_now = now = max(now, self.last_now)  # the room's time never goes backwards
+        return self._run(now)
+
+    def next_deadline(self) -> float | None:
+        times = [when for when, _, _ in self._timers()]
+        dispose = self._dispose_at()
+        if dispose is not None and dispose > self.last_now:
+            times.append(dispose)
+        return min(times, default=None)
+
+    def take_log(self) -> list[dict]:
+        log, self._log = self._log, []
+        return log
+
+    def disposable(self, now: float) -> bool:
+        if not self.members:
+            return True
+        at = self._dispose_at()
+        return at is not None and now >= at
+
+    def records(self) -> dict:
+        return {"matches": list(self.finished), "current": list(self.hands)}
+
+    def snapshot(self, player_id: str) -> dict:
+        m = self._member(player_id)
+        seat = m.seat
+        return {
+            "t": "snapshot", "room": self.id, "rseq": self.rseq, "info": self.info(True),
+            "you": {"id": player_id, "seat": seat, "host": player_id == self.host},
+            "game": self._view(seat) if self.phase == PLAYING else None,
+            "clock": self._clock(), "records": self.records(),
+        }
+
+    def info(self, member: bool = True) -> dict:
+        """The public room: type, config, host, phase and seats (the invite code for members only)."""
+        members = self.members
+        seats = []
+        for i, s in enumerate(self.seats):
+            if s is None:
+                seats.append(None)
+                continue
+            human = s.bot is None and s.id in members
+            seats.append({"id": s.id, "bot": s.bot, "ready": s.ready,
+                          "connected": human and members[s.id].connected or s.bot is not None,
+                          "auto": self.auto[i] if self.phase == PLAYING else None})
+        d = {"id": self.id, "type": self.config.type, "config": self.config.to_dict(), "host": self.host,
+             "phase": self.phase, "seats": seats, "matches": self.match_no,
+             "spectators": sorted(m.id for m in members.values() if m.seat is None)}
+        if member:
+            d["invite"] = self.invite
+        return d
+
+    # ------------------------------------------------------------------------------------------
+    # Commit and apply
+
+    def _commit(self, entry: dict, now: float) -> list[Outbound]:
+        self.rseq += 1
+        entry = {**entry, "rseq": self.rseq, "now": now}
+        self.last_now = now
+        out = self._apply(entry, now)
+        self._log.append(entry)
+        return out
+
+    def _derive(self, entry: dict) -> None:
+        """A record written for the server to keep; replay skips it (it is rebuilt by the same apply)."""
+        self._log.append({**entry, "derived": True, "rseq": self.rseq, "now": self.last_now})
+
+    def _apply(self, e: dict, now: float) -> list[Outbound]:
+        self.last_activity = now
+        return _APPLY[e["k"]](self, e, now)
+
+    def _apply_create(self, e: dict, now: float) -> list[Outbound]:
+        self.id = e["room"]
+        self.config = RoomConfig.from_dict(e["config"])
+        self.rules = self.config.rules()
+        self.host, self.invite = e["host"], e["invite"]
+        self.secret = bytes.fromhex(e["secret"])
+        self.created = now
+        self.seats: list[Seat | None] = [None, None, None, None]
+        self.members: dict[str, Member] = {}
+        self.banned: set[str] = set()
+        self._order = 0
+        self._bot_names = 0
+        self.phase = LOBBY
+        self.match: gm.MatchState | None = None
+        self.match_no = 0
+        self.actions: list = []  # (player, action) stepped in this match, for game.match.replay
+        self.window: Window | None = None
+        self.turn_started = self.between_started = now
+        self.turn_first = False
+        self.banks = [self.config.bank] * 4
+        self.auto: list[str | None] = [None] * 4  # why the seat is in 托管, or None
+        self.hands: list[dict] = []
+        self.finished: list[dict] = []
+        quick = e["quick"]
+        for i, pid in enumerate(e["players"]):
+            self._add_member(pid, i, now)
+            self.seats[i].ready = quick
+        for i in range(len(e["players"]), len(e["players"]) + e["bots"]):
+            self._add_bot(i, "fan")
+        return self._after_lobby(now)
+
+    def _apply_restore(self, e: dict, now: float) -> list[Outbound]:
+        for m in self.members.values():
+            m.connected, m.since = False, now
+        self.turn_started = self.between_started = now
+        if self.window is not None:
+            self.window.opened = now
+        return []
+
+    # -- lobby ---------------------------------------------------------------------------------
+
+    def _add_member(self, pid: str, seat: int | None, now: float) -> None:
+        self._order += 1
+        self.members[pid] = Member(pid, self._order, seat, True, now)
+        if seat is not None:
+            self.seats[seat] = Seat(pid)
+
+    def _add_bot(self, seat: int, level: str) -> None:
+        self._bot_names += 1
+        self.seats[seat] = Seat(f"bot-{self._bot_names}", level, True)
+
+    def _apply_join(self, e, now):
+        self._add_member(e["player"], e["seat"], now)
+        return self._after_lobby(now)
+
+    def _apply_watch(self, e, now):
+        pid = e["player"]
+        if pid in self.members:  # a seated player standing up in the lobby
+            self._free_seat(self.members[pid])
+        else:
+            self._add_member(pid, None, now)
+        return self._room_msgs()
+
+    def _free_seat(self, m: Member) -> None:
+        if m.seat is not None:
+            self.seats[m.seat] = None
+            m.seat = None
+
+    def _apply_sit(self, e, now):
+        m = self.members[e["player"]]
+        self._free_seat(m)
+        m.seat = e["seat"]
+        self.seats[m.seat] = Seat(m.id)
+        return self._after_lobby(now)
+
+    def _apply_ready(self, e, now):
+        self.seats[self.members[e["player"]].seat].ready = e["ready"]
+        return self._after_lobby(now)
+
+    def _apply_start(self, e, now):
+        return self._start(now)
+
+    def _apply_add_bot(self, e, now):
+        self._add_bot(e["seat"], e["level"])
+        return self._after_lobby(now)
+
+    def _apply_remove_bot(self, e, now):
+        self.seats[e["seat"]] = None
+        return self._room_msgs()
+
+    def _apply_host(self, e, now):
+        self.host = e["to"]
+        return self._room_msgs()
+
+    def _apply_leave(self, e, now):
+        return self._remove(e["player"], now, [Outbound(e["player"], self._msg({"t": "left"}))])
+
+    def _apply_kick(self, e, now):
+        self.banned.add(e["target"])
+        return self._remove(e["target"], now, [Outbound(e["target"], self._msg({"t": "kicked"}))])
+
+    def _remove(self, pid: str, now: float, out: list) -> list[Outbound]:
+        m = self.members.pop(pid)
+        if m.seat is not None:
+            if self.phase == PLAYING:
+                # The match goes on: the seat is played by a bot, or by 托管 if the room has no bots.
+                self._add_bot(m.seat, "fan" if self.config.bots else AUTO)
+                self.auto[m.seat] = None
+            else:
+                self.seats[m.seat] = None
+        if pid == self.host:
+            humans = sorted(self.members.values(), key=lambda x: (x.seat is None, x.order))
+            self.host = humans[0].id if humans else None
+        return out + self._room_msgs()
+
+    def _after_lobby(self, now: float) -> list[Outbound]:
+        """Room messages; the match starts by itself when four seats are filled and every human is ready."""
+        if self.phase == LOBBY and all(s is not None and s.ready for s in self.seats):
+            return self._start(now)
+        return self._room_msgs()
+
+    def _start(self, now: float) -> list[Outbound]:
+        self.match_no += 1
+        self.match, events = gm.start_match(self.rules, seed=match_seed(self.secret, self.match_no))
+        self.phase = PLAYING
+        self.actions, self.hands = [], []
+        self.window = None
+        self.banks = [self.config.bank] * 4  # decisions.md item 14: a time bank per match
+        self.auto = [None] * 4
+        for s in self.seats:
+            if s.bot is None:
+                s.ready = False  # a rematch asks again
+        return self._room_msgs() + self._release(events, now)
+
+    def _apply_auto(self, e, now):
+        self.auto[e["player"]] = e["why"] if e["on"] else None
+        return self._room_msgs()
+
+    # -- the game ------------------------------------------------------------------------------
+
+    def _apply_act(self, e, now):
+        p, by = e["player"], e["by"]
+        action = from_dict(e["action"])
+        if by == "player" and self.auto[p] in ("timeout", "requested"):
+            self.auto[p] = None  # the player is back: an action of their own ends 托管
+        w = self.window
+        if w is not None:
+            w.answers[p] = action
+            out = [Outbound(self.seats[p].id, self._game_msg([], p))] if self.seats[p].bot is None else []
+            if w.complete and self.config.claim_early_close and now >= w.opened + self.config.claim_min:
+                out += self._close(now)
+            return out
+        m = self.match
+        if m.phase == gm.PLAYING:
+            if by == "timeout":
+                # Free time and bank both spent: the seat goes to 托管 (decisions.md item 14).
+                self.banks[p], self.auto[p] = 0.0, "timeout"
+            else:
+                self.banks[p] = clock.spend(self.banks[p], self.turn_started,
+                                            clock.free_time(self.config, self.turn_first), now)
+        before = m
+        m, events = gm.step(m, p, with_seq(action, m.seq))
+        self.match = m
+        self.actions.append((p, action))
+        if type(action) in (Discard, AddedKong):
+            # Every discard and added kong opens the uniform window (rooms/window.py); the game's events
+            # after it wait for the window to close.
+            first, rest = events[0], [x for x in events[1:] if x["t"] not in _DROPPED]
+            kind = DISCARD if type(action) is Discard else ROB
+            self.window = w = open_window(kind, action.tile, p, before, m, getattr(action, "ready", False), rest, now)
+            notice = {"t": "claim_window", "kind": kind, "tile": w.tile, "seat": w.seat, "seq": w.seq,
+                      "hand": first["hand"]}
+            return self._game_msgs([first, notice])
+        return self._release(events, now)
+
+    def _apply_close(self, e, now):
+        return self._close(now)
+
+    def _close(self, now: float) -> list[Outbound]:
+        """Pass the answers of the seats the game asked to the game, counterclockwise from the discarder,
+        then send everything the window held back."""
+        w, self.window = self.window, None
+        m = self.match
+        events = list(w.held)
+        for p in w.asked:
+            if not w.options[p]:
+                continue
+            if not (m.phase == gm.PLAYING and m.hand.phase == HAND_CLAIM and m.seq == w.seq
+                    and p in gm.pending(m)):
+                break  # the game has decided (e.g. a 和 with priority)
+            action = w.answers.get(p) or auto_action(m.hand, m.seat_of(p))
+            m, ev = gm.step(m, p, with_seq(action, m.seq))
+            self.actions.append((p, action))
+            events += ev
+        self.match = m
+        return self._release(events, now)
+
+    def _release(self, events: list, now: float) -> list[Outbound]:
+        """Send game events; start the next decision's clock; write the records of a finished hand."""
+        events = [x for x in events if x["t"] not in _DROPPED]
+        m = self.match
+        self.turn_started = now
+        self.turn_first = any(x["t"] == "hand_start" for x in events)
+        if m.phase == gm.BETWEEN:
+            self.between_started = now
+        out = self._game_msgs(events)
+        ids = [s.id for s in self.seats]
+        if any(x["t"] == "scores" for x in events):
+            rec = hand_record(m, self.match_no, ids)
+            self.hands.append(rec)
+            self._derive({"k": "hand_result", "record": rec})
+            out += self._broadcast({"t": "hand_result", "record": rec})
+        if m.phase == gm.FINISHED:
+            rec = match_record(m, self.match_no, ids, self.hands, self.actions)
+            self.finished.append(rec)
+            self._derive({"k": "match_result", "record": rec})
+            self.phase = LOBBY
+            self.auto = [None] * 4
+            out += self._broadcast({"t": "match_result", "record": rec}) + self._room_msgs()
+        return out
+
+    # ------------------------------------------------------------------------------------------
+    # Messages
+
+    def _msg(self, d: dict) -> dict:
+        d["room"] = self.id
+        d["rseq"] = self.rseq
+        return d
+
+    def _recipients(self):
+        return [m for m in self.members.values() if m.connected]
+
+    def _broadcast(self, d: dict) -> list[Outbound]:
+        return [Outbound(m.id, self._msg(dict(d))) for m in self._recipients()]
+
+    def _room_msgs(self) -> list[Outbound]:
+        return self._broadcast({"t": "room", "room": self.info(True)})
+
+    def _game_msg(self, events: list, player: int | None) -> dict:
+        projected = [x for x in (gm.project(ev, player) for ev in events) if x is not None]
+        legal = self._legal(player)
+        # "seq": what an answer must carry (the window's during a claim window).
+        seq = None if self.phase != PLAYING else self.window.seq if self.window is not None else self.match.seq
+        return self._msg({"t": "game", "events": projected, "legal": [action_dict(a) for a in legal],
+                          "to_act": bool(legal), "seq": seq, "clock": self._clock()})
+
+    def _game_msgs(self, events: list) -> list[Outbound]:
+        return [Outbound(m.id, self._game_msg(events, m.seat if self.phase == PLAYING else None))
+                for m in self._recipients()]
+
+    def _legal(self, player: int | None) -> tuple:
+        if player is None or self.phase != PLAYING:
+            return ()
+        if self.window is not None:
+            return self.window.legal(player)
+        return gm.legal_actions(self.match, player)
+
+    def _view(self, player: int | None) -> dict:
+        """What a seat (or a spectator, None) sees; bots get exactly this."""
+        if self.window is not None:
+            return window_view(self.window, player)
+        return gm.view(self.match, player)
+
+    def _clock(self) -> dict:
+        """The public clock: the open decision's deadline, every seat's bank and 托管 state."""
+        c = {"decision": None, "deadline": None, "started": None, "free_until": None,
+             "banks": list(self.banks), "auto": list(self.auto)}
+        if self.phase != PLAYING:
+            return c
+        cfg = self.config
+        if self.window is not None:
+            c.update(decision="claim", started=self.window.opened, deadline=self.window.opened + cfg.claim_time)
+        elif self.match.phase == gm.PLAYING:
+            p = gm.pending(self.match)[0]
+            free = clock.free_time(cfg, self.turn_first)
+            c.update(decision="turn", player=p, started=self.turn_started, free_until=self.turn_started + free,
+                     deadline=clock.turn_deadline(self.turn_started, free, self.banks[p]))
+        elif self.match.phase == gm.BETWEEN:
+            c.update(decision="between", started=self.between_started,
+                     deadline=self.between_started + cfg.between_time)
+        return c
+
+    # ------------------------------------------------------------------------------------------
+    # Timers: everything the room does by itself
+
+    def _timers(self) -> list[tuple[float, int, Callable[[], dict]]]:
+        """(when, order, make_entry) for every pending automatic entry."""
+        out: list = []
+        if self.phase != PLAYING:
+            return out
+        cfg = self.config
+        m = self.match
+        w = self.window
+        if w is not None:
+            for i, p in enumerate(w.asked):
+                if p in w.answers:
+                    continue
+                if self._automatic(p):
+                    out.append((w.opened + cfg.bot_delay, i, lambda p=p: self._auto_entry(p)))
+                out.append((w.opened + cfg.claim_time, 4 + i, lambda p=p: self._auto_entry(p, "timeout")))
+            if w.complete:
+                at = w.opened + (cfg.claim_min if cfg.claim_early_close else cfg.claim_time)
+                out.append((at, 8, lambda: {"k": "close"}))
+        elif m.phase == gm.PLAYING:
+            (p,) = gm.pending(m)
+            if self._automatic(p):
+                out.append((self.turn_started + cfg.bot_delay, 0, lambda: self._auto_entry(p)))
+            free = clock.free_time(cfg, self.turn_first)
+            out.append((clock.turn_deadline(self.turn_started, free, self.banks[p]), 1,
+                        lambda: self._auto_entry(p, "timeout")))
+        elif m.phase == gm.BETWEEN:
+            for p in gm.pending(m):
+                if self._automatic(p):
+                    out.append((self.between_started + cfg.bot_delay, p, lambda p=p: self._auto_entry(p)))
+                out.append((self.between_started + cfg.between_time, 4 + p, lambda p=p: self._auto_entry(p, "timeout")))
+        for seat, s in enumerate(self.seats):
+            mem = self.members.get(s.id) if s.bot is None else None
+            if mem is not None and not mem.connected and self.auto[seat] is None:
+                out.append((clock.grace_over(mem.since, cfg.grace), 20 + seat,
+                            lambda seat=seat: {"k": "auto", "player": seat, "on": True, "why": "disconnected"}))
+        return out
+
+    def _automatic(self, p: int) -> bool:
+        return self.seats[p].bot is not None or self.auto[p] is not None
+
+    def _auto_entry(self, p: int, why: str | None = None) -> dict:
+        """The action a bot, 托管 or a timeout takes for player ``p`` (decided here, logged as taken)."""
+        s = self.seats[p]
+        if why is None:
+            why = "bot" if s.bot not in (None, AUTO) else "auto"
+        action = None
+        if why == "bot":
+            action = self._bot_action(p)
+            if action is None:
+                why = "bot_error"
+        if action is None:
+            action = self._takeover(p)
+        return {"k": "act", "player": p, "action": action_dict(action), "by": why}
+
+    def _takeover(self, p: int):
+        """decisions.md item 14: win if it can, else discard the drawn tile, pass on claims."""
+        w = self.window
+        m = self.match
+        if w is not None:
+            return auto_action(m.hand, m.seat_of(p)) if w.options[p] else PASS
+        if m.phase == gm.BETWEEN:
+            return CONTINUE
+        return auto_action(m.hand, m.seat_of(p))
+
+    def _bot_action(self, p: int):
+        """The bot's choice from its own view only, or None if it chose nothing legal (or failed)."""
+        level = self.seats[p].bot
+        choose = self._policies.get(level) or load_bot(level)
+        if choose is None:
+            return None
+        view = self._view(p)
+        try:
+            a = choose(view)
+            action = from_dict(a) if isinstance(a, dict) else a
+            action = with_seq(action, view["match"]["seq"])
+        except Exception:  # a broken bot must not stop the table: 托管 plays, and the log says bot_error
+            return None
+        return action if action in self._legal(p) else None
+
+    def _run(self, now: float) -> list[Outbound]:
+        out: list[Outbound] = []
+        for _ in range(_MAX_STEPS):
+            due = [t for t in self._timers() if t[0] <= now]
+            if not due:
+                return out
+            _, _, make = min(due, key=lambda t: (t[0], t[1]))
+            out += self._commit(make(), now)
+        raise AssertionError("the room did not settle")
+
+    def _dispose_at(self) -> float | None:
+        if not self.members:
+            return self.last_now
+        cfg = self.config
+        if self.phase == LOBBY:
+            return self.last_activity + cfg.idle_after
+        humans = [self.members[s.id] for s in self.seats if s.bot is None and s.id in self.members]
+        if humans and all(not h.connected for h in humans):
+            return max(h.since for h in humans) + cfg.abandon_after
+        return None
+
+    # ------------------------------------------------------------------------------------------
+    # Commands: each checks and returns the entry to commit (or raises; nothing has changed)
+
+    def _member(self, pid: str) -> Member:
+        m = self.members.get(pid)
+        if m is None:
+            raise RoomError(E.NOT_IN_ROOM, f"{pid!r} is not in this room")
+        return m
+
+    def _host_only(self, pid: str) -> None:
+        self._member(pid)
+        if pid != self.host:
+            raise RoomError(E.NOT_HOST, "only the host may do that")
+
+    def _lobby_only(self, what: str) -> None:
+        if self.phase != LOBBY:
+            raise RoomError(E.IN_MATCH, f"{what}: not during a match")
+
+    def _check_code(self, pid: str, cmd: dict) -> None:
+        if pid in self.banned:
+            raise RoomError(E.BANNED, "you were removed from this room")
+        if pid in self.members:
+            raise RoomError(E.ALREADY_IN_ROOM, f"{pid!r} is already in this room")
+        if self.config.private and normalize(cmd.get("code")) != self.invite:
+            raise RoomError(E.BAD_CODE, "wrong invite code")
+
+    def _seat_arg(self, cmd: dict, free: bool = True) -> int:
+        seat = cmd.get("seat")
+        if seat is None and free:
+            for i, s in enumerate(self.seats):
+                if s is None:
+                    return i
+            raise RoomError(E.FULL, "every seat is taken")
+        if type(seat) is not int or not 0 <= seat <= 3:
+            raise RoomError(E.BAD_SEAT, f"seat must be 0..3, got {seat!r}")
+        if free and self.seats[seat] is not None:
+            raise RoomError(E.SEAT_TAKEN, f"seat {seat} is taken")
+        return seat
+
+    def _cmd_join(self, pid, cmd, now):
+        self._check_code(pid, cmd)
+        self._lobby_only("join")
+        return {"k": "join", "player": pid, "seat": self._seat_arg(cmd)}
+
+    def _cmd_watch(self, pid, cmd, now):
+        if not self.config.spectators:
+            raise RoomError(E.NO_SPECTATORS, "this room has no spectators")
+        if pid in self.members:
+            m = self.members[pid]
+            if m.seat is None:
+                raise RoomError(E.ALREADY_IN_ROOM, "already watching")
+            self._lobby_only("stand up")
+        else:
+            self._check_code(pid, cmd)
+        return {"k": "watch", "player": pid}
+
+    def _cmd_sit(self, pid, cmd, now):
+        self._member(pid)
+        self._lobby_only("sit")
+        if "seat" not in cmd:
+            raise RoomError(E.BAD_COMMAND, "sit: which seat?")
+        return {"k": "sit", "player": pid, "seat": self._seat_arg(cmd)}
+
+    def _cmd_ready(self, pid, cmd, now):
+        m = self._member(pid)
+        self._lobby_only("ready")
+        if m.seat is None:
+            raise RoomError(E.NOT_SEATED, "only a seated player can be ready")
+        ready = cmd.get("ready", True)
+        if type(ready) is not bool:
+            raise RoomError(E.BAD_COMMAND, f"ready must be a bool, got {ready!r}")
+        return {"k": "ready", "player": pid, "ready": ready}
+
+    def _cmd_rematch(self, pid, cmd, now):
+        self._member(pid)
+        self._lobby_only("rematch")
+        if not self.finished:
+            raise RoomError(E.NO_MATCH, "no match has finished yet")
+        return self._cmd_ready(pid, {"ready": True}, now)
+
+    def _cmd_start(self, pid, cmd, now):
+        self._host_only(pid)
+        self._lobby_only("start")
+        if any(s is None for s in self.seats):
+            raise RoomError(E.NOT_FULL, "four seats must be filled (add bots?)")
+        return {"k": "start"}
+
+    def _cmd_add_bot(self, pid, cmd, now):
+        self._host_only(pid)
+        self._lobby_only("add a bot")
+        if not self.config.bots:
+            raise RoomError(E.BOTS_DISABLED, "this room has no bots")
+        level = cmd.get("level", "fan")
+        if level not in BOT_LEVELS:
+            raise RoomError(E.BAD_COMMAND, f"level must be one of {BOT_LEVELS}, got {level!r}")
+        if level not in self._policies and load_bot(level) is None:
+            raise RoomError(E.BOTS_DISABLED, f"no {level} bot on this server")
+        return {"k": "add_bot", "seat": self._seat_arg(cmd), "level": level}
+
+    def _cmd_remove_bot(self, pid, cmd, now):
+        self._host_only(pid)
+        self._lobby_only("remove a bot")
+        seat = self._seat_arg(cmd, free=False)
+        if self.seats[seat] is None or self.seats[seat].bot is None:
+            raise RoomError(E.NOT_BOT, f"seat {seat} is not a bot")
+        return {"k": "remove_bot", "seat": seat}
+
+    def _cmd_kick(self, pid, cmd, now):
+        self._host_only(pid)
+        target = cmd.get("player")
+        if target == pid or target not in self.members:
+            raise RoomError(E.NOT_IN_ROOM, f"no other member {target!r}")
+        return {"k": "kick", "player": pid, "target": target}
+
+    def _cmd_leave(self, pid, cmd, now):
+        self._member(pid)
+        return {"k": "leave", "player": pid}
+
+    def _cmd_host(self, pid, cmd, now):
+        self._host_only(pid)
+        to = cmd.get("player")
+        if to == pid or to not in self.members:
+            raise RoomError(E.NOT_IN_ROOM, f"no other member {to!r}")
+        return {"k": "host", "to": to}
+
+    def _seated_in_match(self, pid) -> int:
+        m = self._member(pid)
+        if self.phase != PLAYING:
+            raise RoomError(E.NO_MATCH, "no match is being played")
+        if m.seat is None:
+            raise RoomError(E.NOT_SEATED, "spectators do not play")
+        return m.seat
+
+    def _cmd_auto(self, pid, cmd, now):
+        p = self._seated_in_match(pid)
+        on = cmd.get("on")
+        if type(on) is not bool:
+            raise RoomError(E.BAD_COMMAND, f"on must be a bool, got {on!r}")
+        return {"k": "auto", "player": p, "on": on, "why": "requested"}
+
+    def _cmd_act(self, pid, cmd, now):
+        p = self._seated_in_match(pid)
+        try:
+            action = from_dict(cmd.get("action"))
+        except ActionError as err:
+            raise RoomError(err.code, err.message) from None
+        if action.seq is None:
+            raise RoomError(MALFORMED, "an action must carry the seq it answers")
+        w = self.window
+        if w is not None:
+            legal, seq = w.legal(p), w.seq
+        else:
+            legal, seq = gm.legal_actions(self.match, p), self.match.seq
+        if action.seq != seq:
+            raise RoomError(STALE, f"action answers seq {action.seq}, the table is at seq {seq}")
+        if not legal:
+            raise RoomError(NOT_YOUR_TURN, "you have nothing to do now")
+        if action not in legal:
+            raise RoomError(ILLEGAL, f"{action_dict(action)} is not legal now")
+        return {"k": "act", "player": p, "action": action_dict(with_seq(action, seq)), "by": "player"}
+
+
+_COMMANDS = {
+    "join": Room._cmd_join, "watch": Room._cmd_watch, "sit": Room._cmd_sit, "ready": Room._cmd_ready,
+    "rematch": Room._cmd_rematch, "start": Room._cmd_start, "add_bot": Room._cmd_add_bot,
+    "remove_bot": Room._cmd_remove_bot, "kick": Room._cmd_kick, "leave": Room._cmd_leave,
+    "host": Room._cmd_host, "auto": Room._cmd_auto, "act": Room._cmd_act,
+}
+_FIELDS = {
+    "join": {"code", "seat"}, "watch": {"code"}, "sit": {"seat"}, "ready": {"ready"}, "rematch": set(),
+    "start": set(), "add_bot": {"seat", "level"}, "remove_bot": {"seat"}, "kick": {"player"}, "leave": set(),
+    "host": {"player"}, "auto": {"on"}, "act": {"action"},
+}
+_APPLY = {
+    "create": Room._apply_create, "restore": Room._apply_restore, "join": Room._apply_join,
+    "watch": Room._apply_watch, "sit": Room._apply_sit, "ready": Room._apply_ready, "start": Room._apply_start,
+    "add_bot": Room._apply_add_bot, "remove_bot": Room._apply_remove_bot, "host": Room._apply_host,
+    "leave": Room._apply_leave, "kick": Room._apply_kick, "auto": Room._apply_auto, "act": Room._apply_act,
+    "close": Room._apply_close,
+}
+
+__all__ = ["Room", "RoomError", "Outbound", "match_seed", "LOBBY", "PLAYING"]

@@ -1,0 +1,147 @@
+"""Claim windows never tell who can claim (docs/rooms.md): every discard and added kong opens the same
+window for the three other seats, the game's own window is hidden, and its later events are held."""
+
+import dataclasses
+
+from game import match as gm
+from game.state import CLAIM
+from rooms.window import window_view
+
+from tests.rooms.support import CODE, act, bots_room, random_bot, tidy
+
+
+
+def public(v):
+    """A view without what is the viewer's own (its seat, hand and moves)."""
+    out = {k: x for k, x in v.items() if k not in ("seat", "hand", "drawn", "legal", "to_act", "match")}
+    out["match"] = {k: x for k, x in v["match"].items() if k != "player"}
+    return out
+
+
+def play_and_watch(room, pid, now=1.0, policy=tidy, on_window=None, on_out=None, limit=20_000):
+    seen = None
+    for _ in range(limit):
+        if room.phase != "playing":
+            return
+        w = room.window
+        if w is not None and w is not seen:
+            seen = w
+            if on_window:
+                on_window(room, w)
+        g = room.snapshot(pid)["game"]
+        if g["to_act"]:
+            out = act(room, pid, policy(g), now)
+        else:
+            now = room.next_deadline()
+            out = room.tick(now)
+        if on_out:
+            on_out(out)
+        now += 0.3
+    raise AssertionError("no end")
+
+
+def wufan_room(**kw):
+    room = bots_room(type="wufan", bot_delay=0, level="random", policies={"random": random_bot(7), "fan": tidy},
+                     **kw)
+    room.handle("sam", {"t": "watch", "code": CODE}, 0)
+    room.handle("alice", {"t": "start"}, 0)
+    return room
+
+
+def test_every_discard_opens_the_same_window_for_everybody():
+    room = wufan_room()
+    stats = {"asked": 0, "silent": 0}
+
+    def on_window(room, w):
+        game_asks = room.match.phase == gm.PLAYING and room.match.hand.phase == CLAIM and room.match.seq == w.seq
+        stats["asked" if game_asks else "silent"] += 1
+        assert len(w.asked) == 3 and w.player not in w.asked
+        w = dataclasses.replace(w, answers={})  # as at the opening (bots have answered already)
+        views = {p: window_view(w, p) for p in range(4)}
+        spectator = window_view(w, None)
+        for p in w.asked:
+            v = views[p]
+            assert v["phase"] == "claim" and v["claim"] == {"kind": w.kind, "tile": w.tile, "seat": w.seat}
+            assert v["to_act"] and {"a": "pass"} in v["legal"]
+            if not w.options[p]:
+                assert v["legal"] == [{"a": "pass"}]
+            # the public part is the same for everybody, and the same as a spectator's
+            assert public(v) == public(spectator)
+        assert views[w.player]["legal"] == [] and not views[w.player]["to_act"]
+        if game_asks:
+            # The room's view equals the game's own view during its window, legal moves aside.
+            for p in range(4):
+                real = gm.view(room.match, p)
+                if p in w.asked and not w.options[p]:
+                    real["legal"], real["to_act"] = [{"a": "pass"}], True
+                assert views[p] == real
+            assert window_view(w, None) == gm.view(room.match, None)
+
+    play_and_watch(room, "alice", on_window=on_window)
+    assert stats["asked"] > 5 and stats["silent"] > 20  # both kinds happened, and looked alike
+
+
+def test_a_discard_message_holds_nothing_after_the_discard():
+    room = wufan_room()
+    shapes = set()
+
+    def on_out(out):
+        for to, msg in out:
+            if msg["t"] != "game":
+                continue
+            kinds = [e["t"] for e in msg["events"]]
+            assert "response" not in kinds
+            if "discard" in kinds or "added_kong" in kinds:
+                shapes.add(tuple(kinds))
+
+    play_and_watch(room, "alice", on_out=on_out)
+    assert shapes <= {("discard", "claim_window"), ("added_kong", "claim_window")}
+    assert ("discard", "claim_window") in shapes
+
+
+def test_answers_are_not_shown_to_others():
+    room = bots_room(seats=(), bot_delay=0)
+    room.handle("alice", {"t": "sit", "seat": 1}, 0)
+    room.handle("bob", {"t": "join", "code": CODE, "seat": 2}, 0)
+    for s in (0, 3):
+        room.handle("alice", {"t": "add_bot", "seat": s}, 0)
+    room.handle("alice", {"t": "start"}, 0)  # the dealer bot discards; alice and bob are asked
+    out = act(room, "alice", {"a": "pass"}, 0.2)
+    assert [to for to, _ in out] == ["alice"]
+    assert out[0].msg["events"] == [] and out[0].msg["legal"] == [] and not out[0].msg["to_act"]
+    assert room.snapshot("bob")["game"]["to_act"]
+
+
+def test_no_message_shows_another_seat_s_concealed_tiles():
+    room = wufan_room()
+    leaks = []
+
+    def on_out(out):
+        for to, msg in out:
+            if msg["t"] != "game":
+                continue
+            me = room.members[to].seat if to in room.members else None
+            for e in msg["events"]:
+                hand = e.get("hand")
+                mine = None if me is None or hand is None else gm.seat_in(me, hand)
+                if e["t"] == "deal" and "tiles" in e and e["seat"] != mine:
+                    leaks.append(e)
+                if e["t"] == "draw" and "tile" in e and e["seat"] != mine:
+                    leaks.append(e)
+                if e["t"] == "concealed_kong" and "tile" in e and e["seat"] != mine:
+                    leaks.append(e)
+
+    play_and_watch(room, "alice", on_out=on_out)
+    assert leaks == []
+
+
+def test_game_messages_carry_the_seq_to_answer():
+    room = bots_room(seats=(), bot_delay=0)
+    room.handle("alice", {"t": "sit", "seat": 1}, 0)
+    for s in (0, 2, 3):
+        room.handle("alice", {"t": "add_bot", "seat": s}, 0)
+    out = room.handle("alice", {"t": "start"}, 0)
+    last = [m for to, m in out if to == "alice" and m["t"] == "game"][-1]
+    assert last["to_act"] and last["seq"] == room.window.seq
+    out = room.handle("alice", {"t": "act", "action": {"a": "pass", "seq": last["seq"]}}, 2)
+    assert out[0].msg["seq"] == room.match.seq
