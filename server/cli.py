@@ -9,10 +9,11 @@ import sys
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="guobiao", description="Guobiao: Chinese Official Mahjong (MCR)")
     sub = parser.add_subparsers(dest="command", required=True)
-    from server import cli_game, cli_score
+    from server import cli_game, cli_score, cli_serve
 
     cli_score.register(sub)
     cli_game.register(sub)
+    cli_serve.register(sub)
     args = parser.parse_args(argv)
     return args.run(args) or 0
 

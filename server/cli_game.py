@@ -3,7 +3,10 @@
 ``guobiao simulate --hands N --seed S [--dump FILE]`` plays matches of random legal players and prints
 a summary; ``--dump`` writes them as JSON lines (a ``match`` header with rules and seed, one ``action``
 line per (player, action), an ``end`` line with the final scores and the SHA-256 of the canonical final
-state). ``guobiao replay FILE`` re-runs such a file and checks every match ends in the same state.
+state). ``guobiao replay FILE`` re-runs such a file and checks every match ends in the same state. It also
+takes a finished match served by ``GET /api/matches/<id>`` (one JSON object, ``"format":
+"guobiao-match/1"``): it checks the fairness commitment (SHA-256 of seed and salt), rebuilds every
+hand's wall from the seed, and checks every hand's result and the final scores.
 """
 
 from __future__ import annotations
@@ -32,8 +35,9 @@ def register(sub) -> None:
     p.add_argument("--policy", choices=("random", "tidy"), default="random",
                    help="random: uniform over the legal actions (wins taken); tidy: keeps connected tiles")
     p.set_defaults(run=simulate)
-    r = sub.add_parser("replay", help="re-run a dumped match log and check its final state")
-    r.add_argument("file")
+    r = sub.add_parser("replay", help="re-run a simulate dump or a served match file and check it")
+    r.add_argument("file", help="a `simulate --dump` file, or a match from GET /api/matches/<id>")
+    r.add_argument("--walls", action="store_true", help="match files: print every hand's wall")
     r.set_defaults(run=replay)
 
 
@@ -117,6 +121,69 @@ def _rules(d) -> Rules:
 
 
 def replay(args) -> int:
+    try:
+        with open(args.file, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        print(f"replay: {e}", file=sys.stderr)
+        return 2
+    try:
+        whole = json.loads(text)
+    except ValueError:
+        whole = None  # JSON lines
+    if isinstance(whole, dict) and str(whole.get("format", "")).startswith("guobiao-match/"):
+        return replay_match(whole, args)
+    return replay_lines(args)
+
+
+def replay_match(rec: dict, args) -> int:
+    """Re-run a served match: commitment, walls, every hand's result, the final scores."""
+    import rooms.types  # noqa: F401  registers the room types' settlements by name
+    from game.tiles import format_tiles
+    from server import fair
+
+    try:
+        seed, salt, announced = rec["seed"], rec["salt"], rec["commitment"]
+        if type(seed) is not int or not isinstance(salt, str) or not isinstance(announced, str):
+            raise ValueError("seed, salt and commitment: an int and two strings")
+        if not fair.check(seed, salt, announced):
+            print(f"replay: the commitment {announced} is not SHA-256 of seed and salt: the wall was not the"
+                  " one announced", file=sys.stderr)
+            return 1
+        print(f"commitment {announced} = SHA-256(\"{seed}:{salt}\"): ok")
+        rules = _rules(rec["rules"])
+        m, events = M.start_match(rules, seed=seed)
+        walls, results = [m.hand.wall], []
+        for player, action in rec["actions"]:
+            m, events = M.step(m, player, from_dict(action))
+            for e in events:
+                if e["t"] == "hand_start":
+                    walls.append(m.hand.wall)
+                elif e["t"] == "scores":
+                    results.append((e["hand"], e["deltas"], e["scores"]))
+    except (KeyError, TypeError, ValueError, ActionError) as e:
+        print(f"replay: {e}", file=sys.stderr)
+        return 2
+    bad = 0
+    hands = {h["hand"]: h for h in rec.get("hands", ())}
+    for i, (hand, deltas, scores) in enumerate(results):
+        want = hands.get(hand)
+        ok = want is not None and want["deltas"] == deltas and want["scores"] == scores
+        bad += not ok
+        print(f"hand {hand + 1}: deltas {deltas} scores {scores} {'ok' if ok else 'DIFFERENT from the record'}")
+        if args.walls:
+            print(f"  wall {format_tiles(walls[i])}")
+    if len(results) != len(hands):
+        bad += 1
+        print(f"the record lists {len(hands)} hands, the replay played {len(results)}", file=sys.stderr)
+    if list(m.scores) != rec.get("scores"):
+        bad += 1
+        print(f"final scores {list(m.scores)} differ from the record's {rec.get('scores')}", file=sys.stderr)
+    print(f"final scores {list(m.scores)}: {'ok' if not bad else 'MISMATCH'}")
+    return 1 if bad else 0
+
+
+def replay_lines(args) -> int:
     summary = Summary()
     matches = bad = 0
     m = None

@@ -1,0 +1,54 @@
+"""Guest accounts: validated display names, 128-bit sign-in tokens, public player ids."""
+
+from __future__ import annotations
+
+import secrets
+import unicodedata
+
+NAME_MIN, NAME_MAX = 1, 20
+_NAME_PUNCT = set(" _-.'·")
+TOKEN_BYTES = 16  # 128 bits from the OS's CSPRNG
+
+# Room codes avoid look-alikes (0/O, 1/I/L) so they can be read aloud.
+CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+CODE_LENGTH = 6
+
+
+def clean_name(name) -> str:
+    """The name as stored, or ``ValueError`` saying what is wrong.
+
+    NFC-normalised; letters (any script, so 张三 works), digits, marks and `` _-.'·``; no leading,
+    trailing or doubled spaces; 1..20 characters. Control, format and symbol characters are refused
+    so a name cannot hide text direction tricks or fake another player's name.
+    """
+    if not isinstance(name, str):
+        raise ValueError("a name is a string")
+    name = unicodedata.normalize("NFC", name)
+    if not NAME_MIN <= len(name) <= NAME_MAX:
+        raise ValueError(f"a name has {NAME_MIN} to {NAME_MAX} characters")
+    if name != name.strip() or "  " in name:
+        raise ValueError("no leading, trailing or doubled spaces in a name")
+    for ch in name:
+        cat = unicodedata.category(ch)
+        if ch in _NAME_PUNCT or cat[0] in "LN" or cat in ("Mn", "Mc"):
+            continue
+        raise ValueError(f"a name may not contain {ch!r}")
+    if not any(unicodedata.category(ch)[0] in "LN" for ch in name):
+        raise ValueError("a name needs a letter or a digit")
+    return name
+
+
+def new_token() -> str:
+    return secrets.token_hex(TOKEN_BYTES)
+
+
+def valid_token(token) -> bool:
+    return isinstance(token, str) and len(token) == 2 * TOKEN_BYTES and all(c in "0123456789abcdef" for c in token)
+
+
+def new_player_id() -> str:
+    return "p" + secrets.token_hex(6)
+
+
+def new_room_code() -> str:
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))

@@ -1,0 +1,545 @@
+"""The Guobiao server: websocket connections, accounts, the lobby, and one task per room.
+
+A frame is decoded (server.codec) or answered with a documented error; lobby commands are handled
+here; room commands go onto their room's queue (server.roomtask), whose task is the room's only caller.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+import logging
+import secrets
+import signal
+import time
+from dataclasses import dataclass, field
+
+from websockets.asyncio.server import serve
+from websockets.exceptions import ConnectionClosed
+
+from rooms.config import RoomConfig
+from rooms.errors import RoomError
+from rooms.invite import new_code, normalize
+from rooms.quickmatch import QuickMatch
+from rooms.room import Room
+from rooms.types import ROOM_TYPES
+from server import accounts, codec
+from server.codec import BAD_FIELD, UNKNOWN_TYPE, ProtocolError
+from server.conn import Conn
+from server.http import make_process_request
+from server.roomtask import CHAT_MAX, RoomTask
+from server.store import Store
+
+log = logging.getLogger("guobiao.server")
+
+# Server error codes besides codec's protocol/... (docs/protocol.md lists them all).
+RATE_LIMITED = "protocol/rate_limited"
+NOT_SIGNED_IN = "protocol/not_signed_in"
+ALREADY_SIGNED_IN = "protocol/already_signed_in"
+INTERNAL = "protocol/internal"
+BAD_NAME = "auth/bad_name"
+BAD_TOKEN = "auth/bad_token"
+NO_ROOM = "lobby/no_room"
+IN_ROOM = "lobby/in_room"
+NOT_IN_ROOM = "lobby/not_in_room"
+QUEUED = "lobby/queued"
+NOT_QUEUED = "lobby/not_queued"
+CHAT_TOO_FAST = "chat/too_fast"
+CHAT_BAD = "chat/bad_text"
+
+# Commands the server hands to the player's room as they are (rooms.room validates their fields).
+ROOM_COMMANDS = frozenset(("sit", "ready", "start", "add_bot", "remove_bot", "kick", "leave", "host", "act",
+                           "auto", "rematch"))
+LOBBY_COMMANDS = frozenset(("guest", "resume", "ping", "rooms", "create", "join", "watch", "quick",
+                            "quick_cancel", "snapshot", "chat"))
+CLOSE_REPLACED = 4001  # a newer connection of the same player took over
+CLOSE_IDLE = 4002
+CLOSE_ABUSE = 4003
+PENDING = object()  # where[player] while a room for them is being created
+
+
+@dataclass
+class Limits:
+    max_frame: int = codec.MAX_FRAME  # larger frames get protocol/too_large
+    hard_max_frame: int = 16 * 1024  # larger ones close the connection (1009) without reading them
+    rate: float = 10.0  # frames a second, sustained, per connection
+    burst: float = 30.0
+    refused_max: int = 50  # rate-limited frames in a row before the connection is closed
+    chat_rate: float = 0.5
+    chat_burst: float = 5.0
+    out_queue: int = 512  # messages waiting for a slow client before it is cut off
+    write_limit: int = 64 * 1024  # bytes in the socket buffer before send() waits
+    signin_timeout: float = 30.0  # to send guest/resume after connecting
+    idle_timeout: float = 1800.0  # no frame for this long: closed (clients may send ping)
+    ping_interval: float | None = 20.0
+    ping_timeout: float | None = 20.0
+    close_timeout: float = 5.0
+    gc_every: float = 600.0  # gc.freeze() again this often
+
+
+@dataclass
+class Settings:
+    limits: Limits = field(default_factory=Limits)
+    quick_config: dict = field(default_factory=lambda: {"hands": 4})  # RoomConfig fields for quick matches
+    quick_wait: float = 20.0  # default seconds before bots fill a quick-match table
+    bot_policies: dict | None = None  # level -> choose(view); None: rooms' bot modules (tests pass their own)
+
+
+class App:
+    def __init__(self, store: Store, settings: Settings | None = None):
+        self.store = store
+        self.settings = settings or Settings()
+        self.limits = self.settings.limits
+        self.loop = asyncio.get_running_loop()
+        # Monotonic within a run, near wall-clock time across runs: restored rooms' deadlines stay sane.
+        self._epoch = time.time() - self.loop.time()
+        self.conns: dict[str, Conn] = {}
+        self.rooms: dict[str, RoomTask] = {}
+        self.by_invite: dict[str, RoomTask] = {}
+        self.where: dict[str, object] = {}  # player -> RoomTask (or PENDING)
+        self.quick = QuickMatch()
+        self.quick_queue: asyncio.Queue = asyncio.Queue()
+        self.bots = self.settings.bot_policies  # None: the rooms' own bot modules
+        self.server = None
+        self.tasks: list[asyncio.Task] = []
+        self.stopping = False
+
+    def now(self) -> float:
+        return self._epoch + self.loop.time()
+
+    # -- life cycle ----------------------------------------------------------------------------
+
+    async def start(self, host: str = "127.0.0.1", port: int = 8765) -> int:
+        await self.recover()
+        lim = self.limits
+        self.server = await serve(
+            self.handler, host, port,
+            process_request=make_process_request(self),
+            compression=None,  # permessage-deflate costs 2-3x CPU and memory for small frames
+            max_size=lim.hard_max_frame,
+            max_queue=16,
+            write_limit=lim.write_limit,
+            ping_interval=lim.ping_interval,
+            ping_timeout=lim.ping_timeout,
+            close_timeout=lim.close_timeout,
+            server_header="guobiao",
+        )
+        self.tasks.append(self.loop.create_task(self.quick_loop(), name="quick match"))
+        self.tasks.append(self.loop.create_task(self.housekeeping(), name="housekeeping"))
+        # Everything built so far lives as long as the server: keep it out of the collector's scans.
+        gc.collect()
+        gc.freeze()
+        return self.server.sockets[0].getsockname()[1]
+
+    async def stop(self) -> None:
+        """Stop accepting, close connections, let every room finish what it was doing, close the DB."""
+        if self.stopping:
+            return
+        self.stopping = True
+        if self.server is not None:
+            self.server.close()
+            await self.server.wait_closed()
+        for t in self.tasks:
+            t.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+        rooms = list(self.rooms.values())
+        for r in rooms:
+            r.put(("stop",))
+        await asyncio.gather(*(r.task for r in rooms if r.task is not None), return_exceptions=True)
+        await self.store.close()
+        log.info("stopped; %d rooms saved", len(rooms))
+
+    async def housekeeping(self) -> None:
+        while True:
+            await asyncio.sleep(self.limits.gc_every)
+            gc.freeze()
+
+    async def recover(self) -> None:
+        """Rebuild every room that was not closed from its log; its members reconnect with their tokens."""
+        for r in await self.store.open_rooms():
+            if not r["log"]:
+                await self.store.close_room(r["id"])
+                continue
+            try:
+                room = Room.restore(r["log"], self.now(), self.bots)
+                secret = bytes.fromhex(r["log"][0]["secret"])
+                matches = await self.store.room_matches(r["id"])
+            except Exception:
+                log.exception("room %s could not be restored; left as it is", r["code"])
+                continue
+            task = RoomTask(self, r["id"], room, secret, len(r["log"]), matches)
+            await task.commit([])  # the restore entry
+            self._register(task)
+            log.info("restored room %s at rseq %d", task.id, room.rseq)
+
+    def _register(self, task: RoomTask) -> None:
+        self.rooms[task.id] = task
+        self.by_invite[task.invite] = task
+        for pid in task.members:
+            self.where[pid] = task
+        task.start()
+
+    def room_gone(self, task: RoomTask) -> None:
+        task.closed = True
+        self.rooms.pop(task.id, None)
+        if self.by_invite.get(task.invite) is task:
+            del self.by_invite[task.invite]
+        for pid, t in list(self.where.items()):
+            if t is task:
+                del self.where[pid]
+
+    def members_changed(self, task: RoomTask, old: set, new: set) -> None:
+        for pid in old - new:
+            if self.where.get(pid) is task:
+                del self.where[pid]
+        for pid in new - old:
+            self.where[pid] = task
+
+    # -- sending -------------------------------------------------------------------------------
+
+    def deliver(self, pid: str, msg: dict) -> None:
+        """A push to a player, in the encoding of their last frame; dropped if they are offline (they
+        get a snapshot when they come back)."""
+        conn = self.conns.get(pid)
+        if conn is not None:
+            conn.push(msg)
+
+    def reply(self, conn: Conn, req: tuple, msg: dict) -> None:
+        """The answer to a frame: in that frame's encoding, echoing its ``id`` as ``re``."""
+        encoding, rid = req
+        if rid is not None:
+            msg = {**msg, "re": rid}
+        if msg["t"] == "snapshot":  # a room message: numbered like the pushes
+            conn.push(msg, encoding)
+        else:
+            conn.send(msg, encoding)
+
+    # -- connections ---------------------------------------------------------------------------
+
+    async def handler(self, ws) -> None:
+        conn = Conn(ws, self.limits, self.loop.time())
+        try:
+            while True:
+                timeout = self.limits.idle_timeout if conn.player else self.limits.signin_timeout
+                try:
+                    async with asyncio.timeout(timeout):
+                        frame = await ws.recv()
+                except TimeoutError:
+                    await conn.close(CLOSE_IDLE, "idle" if conn.player else "no sign-in")
+                    return
+                await self.on_frame(conn, frame)
+                if conn.closed:
+                    return
+        except ConnectionClosed:
+            pass
+        finally:
+            self.on_close(conn)
+
+    def on_close(self, conn: Conn) -> None:
+        conn.closed = True
+        conn.writer.cancel()
+        pid = conn.player
+        if pid is None or self.conns.get(pid) is not conn:
+            return  # not signed in, or already replaced by a newer connection
+        del self.conns[pid]
+        self.quick_queue.put_nowait(("cancel", pid, None, None))
+        task = self.where.get(pid)
+        if isinstance(task, RoomTask):
+            task.put(("disconnect", pid))
+
+    async def on_frame(self, conn: Conn, frame) -> None:
+        encoding = codec.TEXT if isinstance(frame, str) else codec.BINARY
+        if not conn.bucket.take(self.loop.time()):
+            conn.refused += 1
+            if conn.refused > self.limits.refused_max:
+                await conn.close(CLOSE_ABUSE, "too many frames")
+                return
+            conn.send(codec.error(RATE_LIMITED, "too many frames: slow down"), encoding)
+            return
+        conn.refused = 0
+        size = len(frame) if isinstance(frame, bytes) else len(frame.encode())
+        if size > self.limits.max_frame:
+            conn.send(codec.error(codec.TOO_LARGE, f"frames are at most {self.limits.max_frame} bytes"), encoding)
+            return
+        try:
+            msg, encoding = codec.decode(frame)
+        except ProtocolError as e:
+            conn.send(codec.error(e.code, e.message), encoding)
+            return
+        conn.encoding = encoding
+        rid = msg.pop("id", None)
+        if rid is not None and not (type(rid) is int or (type(rid) is str and len(rid) <= 64)):
+            conn.send(codec.error(BAD_FIELD, "id: an int or a short string"), encoding)
+            return
+        req = (encoding, rid)
+        try:
+            await self.dispatch(conn, msg, req)
+        except ProtocolError as e:
+            self.reply(conn, req, codec.error(e.code, e.message))
+        except RoomError as e:
+            self.reply(conn, req, codec.error(e.code, e.message))
+        except Exception:
+            log.exception("frame %r from %r", msg, conn)
+            self.reply(conn, req, codec.error(INTERNAL, "internal error"))
+
+    async def dispatch(self, conn: Conn, msg: dict, req: tuple) -> None:
+        t = msg["t"]
+        if t == "ping":
+            self.reply(conn, req, {"t": "pong"})
+            return
+        if t in ("guest", "resume"):
+            await self.sign_in(conn, msg, req)
+            return
+        if t not in LOBBY_COMMANDS and t not in ROOM_COMMANDS:
+            raise ProtocolError(UNKNOWN_TYPE, f"unknown message type {t!r}")
+        pid = conn.player
+        if pid is None:
+            raise ProtocolError(NOT_SIGNED_IN, 'sign in first: {"t": "guest", "name": ...}')
+        task = self.where.get(pid)
+        if t in ROOM_COMMANDS:
+            if not isinstance(task, RoomTask):
+                raise ProtocolError(NOT_IN_ROOM, "you are not in a room")
+            task.put(("cmd", pid, conn, req, msg))
+        elif t == "rooms":
+            _fields(msg)
+            rooms = [r.summary for r in self.rooms.values() if r.summary is not None]
+            self.reply(conn, req, {"t": "rooms", "rooms": rooms[:100]})
+        elif t == "snapshot":
+            _fields(msg)
+            if not isinstance(task, RoomTask):
+                raise ProtocolError(NOT_IN_ROOM, "you are not in a room")
+            task.put(("snapshot", pid, conn, req))
+        elif t == "chat":
+            _fields(msg, "text")
+            text = msg.get("text")
+            if not isinstance(text, str) or not text.strip() or len(text) > CHAT_MAX:
+                raise ProtocolError(CHAT_BAD, f"text: 1 to {CHAT_MAX} characters")
+            if any(ord(c) < 32 for c in text):
+                raise ProtocolError(CHAT_BAD, "no control characters in chat")
+            if not isinstance(task, RoomTask):
+                raise ProtocolError(NOT_IN_ROOM, "you are not in a room")
+            if not conn.chat.take(self.loop.time()):
+                raise ProtocolError(CHAT_TOO_FAST, "chat less often")
+            task.put(("chat", pid, conn, req, text))
+        elif t == "create":
+            await self.create(conn, msg, req)
+        elif t in ("join", "watch"):
+            _fields(msg, "room", "code", "seat")
+            self._not_busy(pid, allow=task)
+            target = self._find(msg)
+            if isinstance(task, RoomTask) and task is not target:
+                raise ProtocolError(IN_ROOM, "leave your room first")
+            cmd = {k: v for k, v in msg.items() if k != "room"}
+            target.put(("cmd", pid, conn, req, cmd))
+        elif t == "quick":
+            _fields(msg, "type", "bots", "wait")
+            room_type = msg.get("type", "guobiao")
+            if room_type not in ROOM_TYPES:
+                raise ProtocolError(BAD_FIELD, f"type: one of {sorted(ROOM_TYPES)}")
+            bots = msg.get("bots", True)
+            if type(bots) is not bool:
+                raise ProtocolError(BAD_FIELD, "bots: true or false")
+            wait = msg.get("wait", self.settings.quick_wait)
+            if type(wait) is not int and type(wait) is not float or not 0 <= wait <= 600:
+                raise ProtocolError(BAD_FIELD, "wait: seconds, 0 to 600")
+            self._not_busy(pid)
+            self.quick_queue.put_nowait(("quick", pid, conn, req, room_type, float(wait) if bots else None))
+        elif t == "quick_cancel":
+            _fields(msg)
+            self.quick_queue.put_nowait(("cancel", pid, conn, req))
+
+    def _not_busy(self, pid: str, allow=None) -> None:
+        task = self.where.get(pid)
+        if task is not None and task is not allow:
+            raise ProtocolError(IN_ROOM, "leave your room first")
+        if self.quick.queued(pid):
+            raise ProtocolError(QUEUED, "you are waiting for a quick match (quick_cancel first)")
+
+    def _find(self, msg: dict) -> RoomTask:
+        if "room" in msg:
+            rid = msg["room"]
+            task = self.rooms.get(rid) if isinstance(rid, str) else None
+        elif "code" in msg:
+            code = normalize(msg["code"])
+            task = self.by_invite.get(code) if code else None
+        else:
+            raise ProtocolError(BAD_FIELD, "give the room's id (room) or its invite code (code)")
+        if task is None or task.closed:
+            raise ProtocolError(NO_ROOM, "no such room")
+        return task
+
+    # -- accounts ------------------------------------------------------------------------------
+
+    async def sign_in(self, conn: Conn, msg: dict, req: tuple) -> None:
+        if conn.player is not None:
+            raise ProtocolError(ALREADY_SIGNED_IN, "this connection is signed in")
+        if msg["t"] == "guest":
+            _fields(msg, "name")
+            try:
+                name = accounts.clean_name(msg.get("name"))
+            except ValueError as e:
+                raise ProtocolError(BAD_NAME, str(e)) from None
+            token = accounts.new_token()
+            while True:
+                pid = accounts.new_player_id()
+                try:
+                    await self.store.add_player(pid, token, name)
+                    break
+                except Exception as e:  # an id collision (48 bits): try another
+                    if "UNIQUE" not in str(e):
+                        raise
+        else:
+            _fields(msg, "token")
+            token = msg.get("token")
+            if not accounts.valid_token(token):
+                raise ProtocolError(BAD_TOKEN, "a token is 32 hex digits")
+            found = await self.store.player_by_token(token)
+            if found is None:
+                raise ProtocolError(BAD_TOKEN, "unknown token")
+            pid, name = found
+        if conn.closed:
+            return
+        conn.player, conn.name = pid, name
+        old = self.conns.get(pid)
+        self.conns[pid] = conn
+        if old is not None and old is not conn:
+            old.send({"t": "replaced", "message": "you signed in on another connection"})
+            self.loop.create_task(old.close(CLOSE_REPLACED, "replaced"))
+        task = self.where.get(pid)
+        room = task.id if isinstance(task, RoomTask) else None
+        self.reply(conn, req, {"t": "welcome", "player": pid, "name": name, "token": token, "room": room,
+                               "queued": self.quick.queued(pid)})
+        if isinstance(task, RoomTask):
+            task.put(("connect", pid, conn))
+
+    # -- rooms ---------------------------------------------------------------------------------
+
+    async def create(self, conn: Conn, msg: dict, req: tuple) -> None:
+        _fields(msg, "config")
+        pid = conn.player
+        self._not_busy(pid)
+        cfg = msg.get("config", {})
+        if not isinstance(cfg, dict):
+            raise ProtocolError(BAD_FIELD, "config: a map of room settings")
+        config = RoomConfig.from_dict(cfg)  # RoomError room/bad_config
+        self.where[pid] = PENDING
+        try:
+            task = await self.new_room(config, pid)
+        finally:
+            if self.where.get(pid) is PENDING:
+                del self.where[pid]
+        self.where[pid] = task
+        if self.conns.get(pid) is not conn:  # gone while the room was made: its grace period starts
+            task.put(("disconnect", pid))
+            return
+        task.send_snapshot(pid, conn, req)
+
+    async def new_room(self, config: RoomConfig, host: str, players: list | None = None, bots: int = 0) -> RoomTask:
+        while True:
+            room_id = "r" + secrets.token_hex(4)
+            invite = new_code(secrets.token_bytes(16))
+            if room_id not in self.rooms and invite not in self.by_invite:
+                break
+        secret = secrets.token_bytes(32)
+        room = Room.create(room_id, config, host, invite, secret, self.now(), players=players, bots=bots,
+                           bot_policies=self.bots)
+        db_id = await self.store.add_room(room_id, config.to_dict(), host, [])
+        task = RoomTask(self, db_id, room, secret, 0)
+        await task.commit([])
+        self._register(task)
+        return task
+
+    async def quick_loop(self) -> None:
+        """The quick-match queue's only caller."""
+        while True:
+            deadline = self.quick.next_deadline()
+            timeout = None if deadline is None else max(0.0, deadline - self.now())
+            try:
+                async with asyncio.timeout(timeout):
+                    item = await self.quick_queue.get()
+            except TimeoutError:
+                item = ("tick",)
+            placements = []
+            try:
+                if item[0] == "quick":
+                    _, pid, conn, req, room_type, wait = item
+                    if self.quick.queued(pid) or pid in self.where:
+                        self.reply(conn, req, codec.error(QUEUED if self.quick.queued(pid) else IN_ROOM,
+                                                          "already queued or in a room"))
+                        continue
+                    placements = self.quick.enqueue(pid, room_type, wait, self.now())
+                    self.reply(conn, req, {"t": "queued", "type": room_type, "wait": wait})
+                elif item[0] == "cancel":
+                    _, pid, conn, req = item
+                    cancelled = self.quick.cancel(pid)
+                    if conn is not None:  # None: the player went away
+                        self.reply(conn, req, {"t": "ok"} if cancelled else
+                                   codec.error(NOT_QUEUED, "you are not queued"))
+                else:
+                    placements = self.quick.tick(self.now())
+                for p in placements:
+                    await self.place(p)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("quick match")
+
+    async def place(self, p) -> None:
+        for pid in p.players:
+            self.where[pid] = PENDING
+        try:
+            config = RoomConfig(type=p.type, **self.settings.quick_config)
+            task = await self.new_room(config, p.players[0], list(p.players), p.bots)
+        except BaseException:
+            for pid in p.players:
+                if self.where.get(pid) is PENDING:
+                    del self.where[pid]
+            raise
+        for pid in p.players:
+            self.where[pid] = task
+            conn = self.conns.get(pid)
+            if conn is None:  # went away while the room was being made: the grace period starts
+                task.put(("disconnect", pid))
+            else:
+                task.put(("snapshot", pid, conn, (conn.encoding, None)))
+
+    # -- HTTP ----------------------------------------------------------------------------------
+
+    async def api(self, path: str) -> tuple[int, object]:
+        parts = path.strip("/").split("/")
+        if parts == ["api", "health"]:
+            return 200, {"ok": True, "rooms": len(self.rooms), "connections": len(self.conns)}
+        if parts == ["api", "rooms"]:
+            return 200, {"rooms": [r.summary for r in self.rooms.values() if r.summary is not None][:100]}
+        if len(parts) == 3 and parts[:2] == ["api", "matches"] and parts[2].isdigit() and len(parts[2]) < 12:
+            m = await self.store.finished_match(int(parts[2]))
+            if m is not None:
+                return 200, m
+        return 404, {"error": "not_found"}
+
+
+def _fields(msg: dict, *allowed: str) -> None:
+    extra = set(msg) - {"t", *allowed}
+    if extra:
+        raise ProtocolError(BAD_FIELD, f"{msg['t']}: unknown fields {sorted(extra)}")
+
+
+async def run(host: str, port: int, db: str, settings: Settings | None = None, ready=None) -> None:
+    """Serve until SIGINT or SIGTERM, then shut down cleanly."""
+    store = await Store.open(db)
+    app = App(store, settings)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(sig, stop.set)
+    try:
+        actual = await app.start(host, port)
+    except BaseException:
+        await store.close()
+        raise
+    if ready is not None:
+        ready(actual)
+    try:
+        await stop.wait()
+    finally:
+        await app.stop()

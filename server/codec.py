@@ -1,0 +1,121 @@
+"""Frames on the wire: binary frames are msgpack, text frames are JSON, with the same shapes.
+
+A frame decodes to a plain message: a map with string keys and a string ``t``, whose values are
+None, bools, ints in the safe range, strings, lists and maps of the same, nested a few levels at
+most. Anything else is a ``ProtocolError`` with a documented code (docs/protocol.md) and the frame
+changes nothing. Replies are encoded like the frame that asked (``BINARY`` or ``TEXT``).
+"""
+
+from __future__ import annotations
+
+import json
+
+import msgpack
+
+BINARY, TEXT = "msgpack", "json"
+
+MAX_FRAME = 4096  # bytes; websockets enforces it too (max_size), this guards direct callers
+MAX_DEPTH = 6  # {"t": "act", "action": {...}} needs 2; rules maps need 3
+MAX_INT = 2**53 - 1  # safe in JavaScript, msgpack and SQLite alike
+MAX_ITEMS = 64  # per list or map
+MAX_STR = 1024  # characters per string
+
+# Wire error codes (DESIGN.md "Errors": wire errors). docs/protocol.md lists each one.
+BAD_FRAME = "protocol/bad_frame"  # not msgpack / not JSON / trailing bytes / not UTF-8
+TOO_LARGE = "protocol/too_large"  # over MAX_FRAME
+BAD_MESSAGE = "protocol/bad_message"  # decodes, but not a map with a string "t", or bad values
+BAD_FIELD = "protocol/bad_field"  # a known type with a missing field or one of the wrong type
+UNKNOWN_TYPE = "protocol/unknown_type"
+
+
+class ProtocolError(ValueError):
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def _reject_constant(name: str):
+    raise ValueError(f"{name} is not allowed")
+
+
+def decode(frame: bytes | str) -> tuple[dict, str]:
+    """(message, encoding) of one frame, or ``ProtocolError``."""
+    if isinstance(frame, str):
+        if len(frame) > MAX_FRAME:
+            raise ProtocolError(TOO_LARGE, f"frames are at most {MAX_FRAME} bytes")
+        try:
+            msg = json.loads(frame, parse_constant=_reject_constant)  # floats: refused by _check
+        except (ValueError, RecursionError) as e:  # JSONDecodeError is a ValueError
+            raise ProtocolError(BAD_FRAME, f"not JSON: {_short(e)}") from None
+        encoding = TEXT
+    elif isinstance(frame, (bytes, bytearray, memoryview)):
+        if len(frame) > MAX_FRAME:
+            raise ProtocolError(TOO_LARGE, f"frames are at most {MAX_FRAME} bytes")
+        try:
+            # strict_map_key: only str/bytes keys; timestamps stay ext objects and fail validation below.
+            msg = msgpack.unpackb(bytes(frame), raw=False, strict_map_key=True, use_list=True)
+        except (ValueError, TypeError, RecursionError, msgpack.UnpackException) as e:
+            raise ProtocolError(BAD_FRAME, f"not msgpack: {_short(e)}") from None
+        encoding = BINARY
+    else:  # pragma: no cover - websockets gives str or bytes only
+        raise ProtocolError(BAD_FRAME, "unknown frame kind")
+    if not isinstance(msg, dict):
+        raise ProtocolError(BAD_MESSAGE, "a message is a map")
+    t = msg.get("t")
+    if not isinstance(t, str) or not t:
+        raise ProtocolError(BAD_MESSAGE, 'a message has a string type "t"')
+    _check(msg, 0)
+    return msg, encoding
+
+
+def _check(x, depth: int) -> None:
+    """Only plain values, bounded in depth, size and range."""
+    if x is None or x is True or x is False:
+        return
+    tx = type(x)
+    if tx is int:
+        if not -MAX_INT <= x <= MAX_INT:
+            raise ProtocolError(BAD_MESSAGE, f"integers are within ±{MAX_INT}")
+        return
+    if tx is str:
+        if len(x) > MAX_STR:
+            raise ProtocolError(BAD_MESSAGE, f"strings are at most {MAX_STR} characters")
+        return
+    if depth >= MAX_DEPTH:
+        raise ProtocolError(BAD_MESSAGE, f"messages nest at most {MAX_DEPTH} levels")
+    if tx is list:
+        if len(x) > MAX_ITEMS:
+            raise ProtocolError(BAD_MESSAGE, f"lists hold at most {MAX_ITEMS} items")
+        for v in x:
+            _check(v, depth + 1)
+        return
+    if tx is dict:
+        if len(x) > MAX_ITEMS:
+            raise ProtocolError(BAD_MESSAGE, f"maps hold at most {MAX_ITEMS} entries")
+        for k, v in x.items():
+            if type(k) is not str:
+                raise ProtocolError(BAD_MESSAGE, "map keys are strings")
+            _check(v, depth + 1)
+        return
+    if tx is float:
+        raise ProtocolError(BAD_MESSAGE, "numbers are integers")
+    raise ProtocolError(BAD_MESSAGE, f"values of type {tx.__name__} are not allowed")
+
+
+def encode(msg: dict, encoding: str) -> bytes | str:
+    if encoding == TEXT:
+        return json.dumps(msg, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return msgpack.packb(msg, use_bin_type=True)
+
+
+def error(code: str, message: str, **extra) -> dict:
+    out = {"t": "error", "code": code, "message": message}
+    out.update(extra)
+    return out
+
+
+def _short(e: BaseException) -> str:
+    s = str(e) or type(e).__name__
+    return s if len(s) <= 80 else s[:77] + "..."
+

@@ -1,0 +1,103 @@
+"""Plain HTTP on the websocket port, through websockets' ``process_request`` hook.
+
+``/ws`` goes on to the websocket handshake; ``/api/...`` answers JSON; anything else is a file of the
+browser client's build (``web_client/dist``) or, until that exists, a page saying how to connect.
+"""
+
+from __future__ import annotations
+
+import email.utils
+import html
+import json
+import mimetypes
+from http import HTTPStatus
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+from websockets.datastructures import Headers
+from websockets.http11 import Response
+
+ROOT = Path(__file__).resolve().parents[1]
+STATIC = ROOT / "web_client" / "dist"
+WS_PATH = "/ws"
+MAX_STATIC = 8 * 2**20
+
+PLACEHOLDER = """<!doctype html>
+<html lang="en"><meta charset="utf-8"><title>Guobiao</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:40em;margin:3em auto;padding:0 1em}
+code,pre{background:#f4f4f4;padding:.1em .3em}</style>
+<h1>Guobiao 国标麻将</h1>
+<p>The server is running. The browser client is not built yet; you can play from a terminal with
+<a href="https://github.com/vi/websocat">websocat</a>:</p>
+<pre>websocat WS_URL
+{"t":"guest","name":"Ann"}
+{"t":"quick","wait":0}</pre>
+<p>Every message is described in <code>docs/protocol.md</code>.</p>
+</html>
+"""
+
+
+def response(status: int, body: bytes, content_type: str, extra: dict | None = None) -> Response:
+    s = HTTPStatus(status)
+    headers = Headers([
+        ("Date", email.utils.formatdate(usegmt=True)),
+        ("Connection", "close"),
+        ("Content-Length", str(len(body))),
+        ("Content-Type", content_type),
+        ("X-Content-Type-Options", "nosniff"),
+        ("Cache-Control", "no-store"),
+    ])
+    for k, v in (extra or {}).items():
+        headers[k] = v
+    return Response(s.value, s.phrase, headers, body)
+
+
+def json_response(status: int, obj) -> Response:
+    body = json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode()
+    return response(status, body, "application/json; charset=utf-8")
+
+
+def not_found() -> Response:
+    return json_response(404, {"error": "not_found"})
+
+
+def static_file(path: str) -> Response | None:
+    """A file under STATIC, never outside it (``..`` and symlinks out are refused)."""
+    if not STATIC.is_dir():
+        return None
+    rel = path.lstrip("/") or "index.html"
+    try:
+        target = (STATIC / rel).resolve()
+        target.relative_to(STATIC.resolve())
+    except (ValueError, OSError):
+        return not_found()
+    if target.is_dir():
+        target = target / "index.html"
+    if not target.is_file() or target.stat().st_size > MAX_STATIC:
+        return not_found()
+    ctype = mimetypes.guess_type(target.name)[0] or "application/octet-stream"
+    if ctype.startswith("text/") or ctype in ("application/javascript", "application/json"):
+        ctype += "; charset=utf-8"
+    return response(200, target.read_bytes(), ctype)
+
+
+def make_process_request(app):
+    """The hook for ``serve``: ``app`` answers ``api(path) -> (status, obj)``."""
+
+    async def process_request(connection, request):
+        path = unquote(urlsplit(request.path).path)
+        if path == WS_PATH:
+            return None  # the websocket handshake goes on
+        if path.startswith("/api/"):
+            status, obj = await app.api(path)
+            return json_response(status, obj)
+        r = static_file(path)
+        if r is not None:
+            return r
+        if path in ("/", "/index.html"):
+            host = request.headers.get("Host", "127.0.0.1")
+            page = PLACEHOLDER.replace("WS_URL", html.escape(f"ws://{host}{WS_PATH}"))  # Host is client input
+            return response(200, page.encode(), "text/html; charset=utf-8")
+        return not_found()
+
+    return process_request

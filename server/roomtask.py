@@ -1,0 +1,276 @@
+"""One asyncio task and one queue per room: the task is the room's only caller (DESIGN.md).
+
+Every call's new log entries are written to SQLite before any of its messages is sent. The task sleeps
+until ``room.next_deadline()`` and then calls ``room.tick(now)``; ``now`` is the server's clock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import asdict
+from typing import TYPE_CHECKING
+
+from rooms.config import RoomConfig
+from rooms.errors import RoomError
+from rooms.room import PLAYING, Room, match_seed
+from server import codec, fair
+
+if TYPE_CHECKING:  # pragma: no cover
+    from server.app import App
+    from server.conn import Conn
+
+log = logging.getLogger("guobiao.room")
+
+CHAT_MAX = 200  # characters
+
+
+class RoomTask:
+    def __init__(self, app: App, db_id: int, room: Room, secret: bytes, log_length: int,
+                 matches: dict[int, dict] | None = None):
+        self.app = app
+        self.db_id = db_id
+        self.room = room
+        self.secret = secret  # the room's match seeds derive from it (rooms.room.match_seed)
+        self.id = room.id
+        self.invite = room.info(True)["invite"]
+        self.n = log_length  # rows already in the actions table
+        self.queue: asyncio.Queue = asyncio.Queue()
+        self.matches: dict[int, dict] = dict(matches or {})  # number -> seed, salt, commitment
+        self.match_no = max(self.matches, default=0)  # the last match whose commitment is recorded
+        self.members: set[str] = set()
+        self.names: dict[str, str] = {}  # player id -> display name, for the clients (rooms know ids only)
+        self.summary: dict | None = None
+        self.task: asyncio.Task | None = None
+        self.closed = False
+        self._refresh()
+
+    def start(self) -> None:
+        self.task = asyncio.get_running_loop().create_task(self.run(), name=f"room {self.id}")
+
+    def put(self, item: tuple) -> None:
+        self.queue.put_nowait(item)
+
+    # -- the loop ----------------------------------------------------------------------------
+
+    async def run(self) -> None:
+        try:
+            while True:
+                deadline = self.room.next_deadline()
+                timeout = None if deadline is None else max(0.0, deadline - self.app.now())
+                try:
+                    if timeout is None:
+                        item = await self.queue.get()
+                    else:
+                        async with asyncio.timeout(timeout):
+                            item = await self.queue.get()
+                except TimeoutError:
+                    item = ("tick",)
+                if item[0] == "stop":
+                    return
+                await self.step(item)
+                if self.room.disposable(self.app.now()):
+                    await self.dispose()
+                    return
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("room %s stopped by a bug", self.id)
+            self.app.room_gone(self)
+
+    async def step(self, item: tuple) -> None:
+        kind = item[0]
+        now = self.app.now()
+        room = self.room
+        if kind == "tick":
+            out = room.tick(now)
+            await self.commit(out)
+            return
+        if kind == "connect":
+            _, pid, conn = item
+            if pid not in self.members or conn.closed:
+                return
+            await self.commit(room.connect(pid, now))
+            self.send_snapshot(pid, conn, None)
+            return
+        if kind == "disconnect":
+            _, pid = item
+            if pid in self.members:
+                await self.commit(room.disconnect(pid, now))
+            return
+        if kind == "snapshot":
+            _, pid, conn, req = item
+            if pid not in self.members:
+                self.app.reply(conn, req, codec.error("lobby/not_in_room", "you are not in a room"))
+                return
+            self.send_snapshot(pid, conn, req)
+            return
+        if kind == "chat":
+            _, pid, conn, req, text = item
+            self.chat(pid, conn, req, text)
+            return
+        if kind == "cmd":
+            _, pid, conn, req, cmd = item
+            try:
+                out = room.handle(pid, cmd, now)
+            except RoomError as e:
+                self.app.reply(conn, req, codec.error(e.code, e.message))
+                return
+            except Exception:
+                log.exception("room %s: command %r from %s", self.id, cmd, pid)
+                self.app.reply(conn, req, codec.error("protocol/internal", "internal error"))
+                return
+            await self.commit(out)
+            if cmd["t"] in ("join", "watch") and pid in self.members:
+                self.send_snapshot(pid, conn, None)
+            self.app.reply(conn, req, {"t": "ok"})
+            return
+        raise AssertionError(f"unknown room task item {item!r}")  # pragma: no cover
+
+    async def commit(self, out: list) -> None:
+        """Persist the room's new entries (and what they mean for matches), then send ``out``."""
+        entries = self.room.take_log()
+        effects, notices = self._effects(entries)
+        if entries:
+            await self.app.store.write(self.db_id, self.n, entries, effects)
+            self.n += len(entries)
+        for e in effects:
+            if e["kind"] == "match_start":
+                self.matches[e["number"]]["id"] = await self.app.store.match_id(self.db_id, e["number"])
+        for n in notices:
+            if n["t"] == "reveal":
+                n["id"] = self.matches[n["match"]].get("id")  # GET /api/matches/<id>
+        old = self.members
+        self._refresh()
+        self.app.members_changed(self, old, self.members)
+        await self._learn_names()
+        # A commitment goes out before the match's first deal, a reveal after its last result.
+        for msg in notices:
+            if msg["t"] == "commitment":
+                self._broadcast(msg)
+        info = seq = None
+        for to, msg in out:
+            if msg.get("t") == "room":
+                # rooms.room._msg overwrites the message's "room" (the info) with the room id.
+                if info is None:
+                    info = self._named(msg.get("info") or self.room.info(True))
+                msg = {**msg, "info": info}
+            elif msg.get("t") == "game" and msg.get("legal") and msg.get("seq") is None:
+                # The prompt's seq, which the answer must echo (older rooms/ game messages lack it).
+                if seq is None:
+                    seq = self._prompt_seq(to)
+                msg = {**msg, "seq": seq}
+            self.app.deliver(to, msg)
+        for msg in notices:
+            if msg["t"] == "reveal":
+                self._broadcast(msg)
+
+    async def _learn_names(self) -> None:
+        ids = set(self.members)
+        for s in self.room.info(False)["seats"]:
+            if s is not None and s["bot"] is None:
+                ids.add(s["id"])
+        missing = ids - self.names.keys()
+        for pid in list(missing):
+            conn = self.app.conns.get(pid)
+            if conn is not None and conn.name:
+                self.names[pid] = conn.name
+                missing.discard(pid)
+        if missing:
+            self.names.update(await self.app.store.player_names(missing))
+        if self.summary is not None:
+            self.summary["names"] = self._names_of(self.summary["seats"], ())
+
+    def _names_of(self, seats, spectators) -> dict:
+        ids = [s["id"] for s in seats if s is not None] + list(spectators)
+        return {i: self.names[i] for i in ids if i in self.names}
+
+    def _named(self, info: dict) -> dict:
+        return {**info, "names": self._names_of(info["seats"], info.get("spectators", ()))}
+
+    def _broadcast(self, msg: dict) -> None:
+        for pid in self.members:
+            self.app.deliver(pid, msg)
+
+    def _prompt_seq(self, pid: str) -> int | None:
+        g = self.room.snapshot(pid).get("game")
+        return None if g is None else g["match"]["seq"]
+
+    def _effects(self, entries: list) -> tuple[list, list]:
+        """What new log entries mean for the match tables, and the fairness notices they call for:
+        a commitment when a match starts (sent before its first deal), a reveal when it ends."""
+        effects, notices = [], []
+        info = self.room.info(True)
+        if info["matches"] > self.match_no:
+            k = self.match_no = info["matches"]
+            seed = match_seed(self.secret, k)
+            salt = fair.new_salt()
+            c = fair.commitment(seed, salt)
+            ids = [None if s is None else s["id"] for s in info["seats"]]
+            self.matches[k] = {"seed": seed, "salt": salt, "commitment": c}
+            rules = asdict(RoomConfig.from_dict(info["config"]).rules())
+            effects.append({"kind": "match_start", "number": k, "rules": rules,
+                            "seed": str(seed), "salt": salt, "commitment": c, "players": ids})
+            notices.append({"t": "commitment", "match": k, "commitment": c})
+        for e in entries:
+            if not e.get("derived"):
+                continue
+            rec = e["record"]
+            if e["k"] == "hand_result":
+                effects.append({"kind": "hand_result", "number": rec["match"], "hand": rec["hand"], "record": rec})
+            elif e["k"] == "match_result":
+                k = rec["match"]
+                effects.append({"kind": "match_result", "number": k, "record": rec})
+                m = self.matches.get(k)
+                if m is None:  # pragma: no cover - its start was never recorded: nothing to reveal
+                    log.warning("room %s: match %d ended without a recorded commitment", self.id, k)
+                    continue
+                notices.append({"t": "reveal", "match": k, "seed": m["seed"], "salt": m["salt"],
+                                "commitment": m["commitment"]})
+        for n in notices:
+            n["room"], n["rseq"] = self.id, self.room.rseq
+        return effects, notices
+
+    def _current_members(self) -> set[str]:
+        info = self.room.info(True)
+        ids = {s["id"] for s in info["seats"] if s is not None and s["bot"] is None}
+        return ids | set(info["spectators"])
+
+    def _refresh(self) -> None:
+        self.members = self._current_members()
+        info = self.room.info(False)
+        self.summary = None if info["config"]["private"] else {
+            "room": info["id"], "type": info["type"], "phase": info["phase"], "hands": info["config"]["hands"],
+            "seats": [None if s is None else {"id": s["id"], "bot": s["bot"]} for s in info["seats"]],
+            "spectators": len(info["spectators"]),
+        }
+
+    def send_snapshot(self, pid: str, conn: Conn, req) -> None:
+        snap = dict(self.room.snapshot(pid))
+        snap["info"] = self._named(snap["info"])
+        g = snap.get("game")
+        if g is not None and g.get("legal"):
+            snap["seq"] = g["match"]["seq"]
+        info = self.matches.get(self.match_no)
+        if info is not None and snap["info"]["phase"] == PLAYING:
+            snap["commitment"] = info["commitment"]
+        if req is not None:
+            self.app.reply(conn, req, snap)
+        else:
+            conn.push(snap)
+
+    def chat(self, pid: str, conn: Conn, req, text) -> None:
+        if pid not in self.members:
+            self.app.reply(conn, req, codec.error("lobby/not_in_room", "you are not in a room"))
+            return
+        msg = {"t": "chat", "room": self.id, "from": pid, "name": conn.name, "text": text}
+        for m in self.members:
+            self.app.deliver(m, msg)
+        self.app.reply(conn, req, {"t": "ok"})
+
+    async def dispose(self) -> None:
+        """The room says it may go (empty, idle or abandoned): close it for good."""
+        self._broadcast({"t": "closed", "room": self.id, "rseq": self.room.rseq})
+        self.closed = True
+        await self.app.store.close_room(self.db_id)
+        self.app.room_gone(self)

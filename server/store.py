@@ -1,0 +1,222 @@
+"""SQLite persistence with aiosqlite: numbered migrations, players, rooms, the action log, matches.
+
+WAL with synchronous=NORMAL: a committed transaction survives a crash of the process (kill -9), which
+is what recovery needs; only a power cut may lose the last few. Every write is one explicit
+transaction, so a room's new log rows and the results they produce land together or not at all.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import time
+from pathlib import Path
+
+import aiosqlite
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+
+
+def dumps(x) -> str:
+    return json.dumps(x, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def migrations() -> list[tuple[int, Path]]:
+    out = []
+    for p in sorted(MIGRATIONS.glob("*.sql")):
+        number = int(p.name.split("_", 1)[0])
+        out.append((number, p))
+    numbers = [n for n, _ in out]
+    assert numbers == list(range(1, len(out) + 1)), f"migrations must be numbered 1, 2, ...: {numbers}"
+    return out
+
+
+class Store:
+    def __init__(self, db: aiosqlite.Connection, path: str):
+        self.db = db
+        self.path = path
+
+    @classmethod
+    async def open(cls, path: str | Path) -> Store:
+        path = str(path)
+        if path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        db = await aiosqlite.connect(path, isolation_level=None)  # explicit BEGIN/COMMIT only
+        db.row_factory = aiosqlite.Row
+        await db.execute("PRAGMA journal_mode=WAL")
+        await db.execute("PRAGMA synchronous=NORMAL")
+        await db.execute("PRAGMA foreign_keys=ON")
+        await db.execute("PRAGMA busy_timeout=5000")
+        store = cls(db, path)
+        await store.migrate()
+        return store
+
+    async def close(self) -> None:
+        await self.db.close()
+
+    async def migrate(self) -> int:
+        (version,) = await (await self.db.execute("PRAGMA user_version")).fetchone()
+        for number, p in migrations():
+            if number <= version:
+                continue
+            # executescript commits first; the script and the version bump are one transaction.
+            await self.db.executescript(f"BEGIN;\n{p.read_text(encoding='utf-8')}\nPRAGMA user_version={number};\nCOMMIT;")
+            version = number
+        return version
+
+    # players
+
+    async def add_player(self, player_id: str, token: str, name: str) -> None:
+        now = time.time()
+        await self.db.execute(
+            "INSERT INTO players (id, token_hash, name, created_at, last_seen) VALUES (?, ?, ?, ?, ?)",
+            (player_id, token_hash(token), name, now, now),
+        )
+
+    async def player_by_token(self, token: str) -> tuple[str, str] | None:
+        row = await (await self.db.execute(
+            "SELECT id, name FROM players WHERE token_hash = ?", (token_hash(token),))).fetchone()
+        if row is None:
+            return None
+        await self.db.execute("UPDATE players SET last_seen = ? WHERE id = ?", (time.time(), row["id"]))
+        return row["id"], row["name"]
+
+    async def player_names(self, ids) -> dict[str, str]:
+        ids = list(ids)
+        if not ids:
+            return {}
+        q = ",".join("?" * len(ids))
+        rows = await (await self.db.execute(f"SELECT id, name FROM players WHERE id IN ({q})", ids)).fetchall()
+        return {r["id"]: r["name"] for r in rows}
+
+    # rooms and their logs
+
+    async def add_room(self, code: str, config: dict, created_by: str | None, entries: list) -> int:
+        """A new room and the first entries of its log, together."""
+        now = time.time()
+        await self.db.execute("BEGIN IMMEDIATE")
+        try:
+            cur = await self.db.execute(
+                "INSERT INTO rooms (code, config, created_by, created_at) VALUES (?, ?, ?, ?)",
+                (code, dumps(config), created_by, now),
+            )
+            room_id = cur.lastrowid
+            await self.db.executemany(
+                "INSERT INTO actions (room_id, n, entry, at) VALUES (?, ?, ?, ?)",
+                [(room_id, i, dumps(e), now) for i, e in enumerate(entries)],
+            )
+            await self.db.execute("COMMIT")
+        except BaseException:
+            await self._rollback()
+            raise
+        return room_id
+
+    async def open_rooms(self) -> list[dict]:
+        """Every room that was not closed, with its config and whole log, for recovery."""
+        rooms = await (await self.db.execute(
+            "SELECT id, code, config FROM rooms WHERE closed_at IS NULL ORDER BY id")).fetchall()
+        out = []
+        for r in rooms:
+            log = await (await self.db.execute(
+                "SELECT n, entry FROM actions WHERE room_id = ? ORDER BY n", (r["id"],))).fetchall()
+            entries = [json.loads(row["entry"]) for row in log]
+            assert [row["n"] for row in log] == list(range(len(log))), f"room {r['code']}: log has gaps"
+            out.append({"id": r["id"], "code": r["code"], "config": json.loads(r["config"]), "log": entries})
+        return out
+
+    async def write(self, room_id: int, start: int, entries: list, effects: list | None = None) -> None:
+        """Append log entries ``start, start+1, ...`` and apply match effects in one transaction.
+
+        The primary key (room_id, n) makes a duplicate or out-of-order append fail loudly instead of
+        storing an action twice.
+        """
+        now = time.time()
+        await self.db.execute("BEGIN IMMEDIATE")
+        try:
+            await self.db.executemany(
+                "INSERT INTO actions (room_id, n, entry, at) VALUES (?, ?, ?, ?)",
+                [(room_id, start + i, dumps(e), now) for i, e in enumerate(entries)],
+            )
+            for effect in effects or ():
+                await self._effect(room_id, effect, now)
+            await self.db.execute("COMMIT")
+        except BaseException:
+            await self._rollback()
+            raise
+
+    async def _rollback(self) -> None:
+        try:
+            await self.db.execute("ROLLBACK")
+        except sqlite3.OperationalError:  # SQLite rolled back by itself (or BEGIN never ran)
+            pass
+
+    async def _effect(self, room_id: int, e: dict, now: float) -> None:
+        kind = e["kind"]
+        if kind == "match_start":
+            await self.db.execute(
+                "INSERT INTO matches (room_id, number, rules, seed, salt, commitment, players, started_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (room_id, e["number"], dumps(e["rules"]), e["seed"], e["salt"], e["commitment"],
+                 dumps(e["players"]), now),
+            )
+        elif kind == "hand_result":
+            await self.db.execute(
+                "INSERT INTO hand_results (match_id, hand, record)"
+                " VALUES ((SELECT id FROM matches WHERE room_id = ? AND number = ?), ?, ?)",
+                (room_id, e["number"], e["hand"], dumps(e["record"])),
+            )
+        elif kind == "match_result":
+            await self.db.execute(
+                "INSERT INTO match_results (match_id, record, finished_at)"
+                " VALUES ((SELECT id FROM matches WHERE room_id = ? AND number = ?), ?, ?)",
+                (room_id, e["number"], dumps(e["record"]), now),
+            )
+            await self.db.execute("UPDATE matches SET finished_at = ? WHERE room_id = ? AND number = ?",
+                                  (now, room_id, e["number"]))
+        else:  # pragma: no cover - a bug in the caller
+            raise ValueError(f"unknown effect {kind!r}")
+
+    async def close_room(self, room_id: int) -> None:
+        await self.db.execute("UPDATE rooms SET closed_at = ? WHERE id = ? AND closed_at IS NULL",
+                              (time.time(), room_id))
+
+    async def log_length(self, room_id: int) -> int:
+        (n,) = await (await self.db.execute("SELECT COUNT(*) FROM actions WHERE room_id = ?", (room_id,))).fetchone()
+        return n
+
+    # matches
+
+    async def room_matches(self, room_id: int) -> dict[int, dict]:
+        """number -> id, seed, salt, commitment: what a recovered room task needs."""
+        rows = await (await self.db.execute(
+            "SELECT id, number, seed, salt, commitment FROM matches WHERE room_id = ?", (room_id,))).fetchall()
+        return {r["number"]: {"id": r["id"], "seed": int(r["seed"]), "salt": r["salt"],
+                              "commitment": r["commitment"]} for r in rows}
+
+    async def match_id(self, room_id: int, number: int) -> int | None:
+        row = await (await self.db.execute(
+            "SELECT id FROM matches WHERE room_id = ? AND number = ?", (room_id, number))).fetchone()
+        return None if row is None else row["id"]
+
+    async def finished_match(self, match_id: int) -> dict | None:
+        """A finished match as the replay file serves it; None if unknown or still being played (its
+        seed must stay secret until the end)."""
+        row = await (await self.db.execute(
+            "SELECT m.id, m.number, m.rules, m.seed, m.salt, m.commitment, m.players, m.started_at,"
+            " m.finished_at, r.code AS room, mr.record FROM matches m JOIN rooms r ON r.id = m.room_id"
+            " JOIN match_results mr ON mr.match_id = m.id WHERE m.id = ?", (match_id,))).fetchone()
+        if row is None:
+            return None
+        rec = json.loads(row["record"])
+        return {
+            "format": "guobiao-match/1", "id": row["id"], "room": row["room"], "number": row["number"],
+            "rules": json.loads(row["rules"]), "seed": int(row["seed"]), "salt": row["salt"],
+            "commitment": row["commitment"], "players": json.loads(row["players"]),
+            "started_at": row["started_at"], "finished_at": row["finished_at"],
+            "actions": rec["actions"], "hands": rec["hands"], "scores": rec["scores"], "ranking": rec["ranking"],
+        }

@@ -1,0 +1,102 @@
+"""Frames: any bytes decode to a message or raise a documented ProtocolError; encode/decode round-trip."""
+
+import json
+
+import msgpack
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from server import codec
+from server.accounts import clean_name, new_room_code, new_token, valid_token
+from server.codec import BINARY, TEXT, ProtocolError
+
+CODES = {codec.BAD_FRAME, codec.TOO_LARGE, codec.BAD_MESSAGE}
+
+plain = st.recursive(
+    st.none() | st.booleans() | st.integers(-codec.MAX_INT, codec.MAX_INT) | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4),
+    max_leaves=12,
+)
+messages = st.builds(lambda t, rest: {**rest, "t": t}, st.text(min_size=1, max_size=8),
+                     st.dictionaries(st.text(max_size=5), plain, max_size=4))
+
+
+@given(messages)
+@settings(max_examples=300, deadline=None)
+def test_round_trip(msg):
+    for enc in (BINARY, TEXT):
+        data = codec.encode(msg, enc)
+        if len(data) <= codec.MAX_FRAME:
+            assert codec.decode(data) == (msg, enc)
+
+
+@given(st.binary(max_size=200))
+@settings(max_examples=500, deadline=None)
+def test_any_bytes_decode_or_fail_with_a_code(data):
+    try:
+        msg, enc = codec.decode(data)
+    except ProtocolError as e:
+        assert e.code in CODES
+    else:
+        assert isinstance(msg["t"], str) and enc == BINARY
+
+
+@given(st.text(max_size=200))
+@settings(max_examples=500, deadline=None)
+def test_any_text_decodes_or_fails_with_a_code(text):
+    try:
+        codec.decode(text)
+    except ProtocolError as e:
+        assert e.code in CODES
+
+
+@pytest.mark.parametrize("data,code", [
+    (msgpack.packb({"t": "x", "v": 1.5}), codec.BAD_MESSAGE),
+    (msgpack.packb({"t": "x", "v": b"bin"}, use_bin_type=True), codec.BAD_MESSAGE),
+    (msgpack.packb({"t": "x", "v": 2**64 - 1}), codec.BAD_MESSAGE),
+    (msgpack.packb({"t": "x", "v": msgpack.ExtType(5, b"e")}), codec.BAD_MESSAGE),
+    (msgpack.packb({1: "x"}), codec.BAD_FRAME),
+    (msgpack.packb({"t": "x"}) + b"\x00", codec.BAD_FRAME),
+    (msgpack.packb(["t", "x"]), codec.BAD_MESSAGE),
+    (msgpack.packb({"t": 5}), codec.BAD_MESSAGE),
+    (msgpack.packb({"t": ""}), codec.BAD_MESSAGE),
+    (msgpack.packb({"t": "x", "v": [[[[[[[1]]]]]]]}), codec.BAD_MESSAGE),
+    (msgpack.packb({"t": "x", "v": list(range(65))}), codec.BAD_MESSAGE),
+    (b"\xc1", codec.BAD_FRAME),
+    (b"x" * 4097, codec.TOO_LARGE),
+    ('{"t": "x", "v": NaN}', codec.BAD_FRAME),
+    ('{"t": "x", "v": 1e5}', codec.BAD_MESSAGE),
+    ('{"t": "x", "v": 100000000000000000000}', codec.BAD_MESSAGE),
+    ("[" * 5000, codec.TOO_LARGE),
+    ("[" * 4000, codec.BAD_FRAME),
+    ('{"t": "x"} x', codec.BAD_FRAME),
+], ids=lambda v: repr(v)[:30])
+def test_bad_frames(data, code):
+    with pytest.raises(ProtocolError) as e:
+        codec.decode(data)
+    assert e.value.code == code
+
+
+def test_text_and_binary_have_the_same_shapes():
+    msg = {"t": "act", "action": {"a": "discard", "tile": 5, "seq": 12}, "id": "q1"}
+    assert codec.decode(json.dumps(msg))[0] == codec.decode(msgpack.packb(msg))[0] == msg
+
+
+@pytest.mark.parametrize("name", ["Ann", "张三", "O'Brien", "Jean-Luc", "a.b_c", "Zoë", "玩家 2"])
+def test_good_names(name):
+    assert clean_name(name) == name
+
+
+@pytest.mark.parametrize("name", ["", " Ann", "Ann ", "A  B", "x" * 21, "a\u202eb", "a\nb", "<b>", "...", 5, None,
+                                  "a\u200bb", "🀄"])
+def test_bad_names(name):
+    with pytest.raises(ValueError):
+        clean_name(name)
+
+
+def test_tokens_and_codes():
+    tokens = {new_token() for _ in range(100)}
+    assert len(tokens) == 100 and all(valid_token(t) and len(t) == 32 for t in tokens)
+    assert not valid_token("A" * 32) and not valid_token(5)
+    assert len(new_room_code()) == 6

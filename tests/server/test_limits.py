@@ -1,0 +1,107 @@
+"""Limits: frame size, rate, slow clients, sign-in and idle timeouts, no compression."""
+
+import asyncio
+
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
+
+from tests.server.conftest import start, stop
+
+
+async def closed_code(c, timeout=10.0):
+    """Read until the connection closes; its close code (None: dropped without a close frame)."""
+    async with asyncio.timeout(timeout):
+        try:
+            while True:
+                await c.ws.recv()
+        except ConnectionClosed as e:
+            return e.rcvd.code if e.rcvd else None
+
+
+async def test_frame_size(server):
+    c = await server.client(name="Big")
+    await c.send_raw(b"x" * 5000)
+    r = await c.wait_for(lambda m: m.get("t") == "error")
+    assert r["code"] == "protocol/too_large"
+    assert (await c.request({"t": "ping"}))["t"] == "pong"  # still connected
+    await c.send_raw(b"x" * 20000)
+    assert await closed_code(c) == 1009
+
+
+async def test_rate_limit_then_disconnect(tmp_path):
+    # close_timeout: the spammer is not reading, so the closing handshake waits for it in vain
+    s = await start(str(tmp_path / "r.db"), rate=5.0, burst=5.0, refused_max=20, close_timeout=0.5)
+    try:
+        c = await s.client("json", name="Spam")
+        for i in range(10):
+            await c.send({"t": "ping", "id": i})
+        got = [await c.wait_for(lambda m: True) for _ in range(10)]
+        assert [m["t"] for m in got].count("pong") <= 6
+        assert any(m.get("code") == "protocol/rate_limited" for m in got)
+        for i in range(40):
+            await c.send({"t": "ping"})
+        assert await closed_code(c) == 4003
+    finally:
+        await stop(s)
+
+
+async def test_slow_client_is_cut_off(tmp_path):
+    s = await start(str(tmp_path / "s.db"), out_queue=8, write_limit=1024)
+    try:
+        c = await s.client(name="Slow")
+        await c.request({"t": "create", "config": {"hands": 4}})
+        for i in range(3000):  # snapshots of ~1.5 KB each, never read
+            try:
+                await c.send({"t": "snapshot"})
+            except ConnectionClosed:
+                break
+        for _ in range(100):
+            if c.player not in s.app.conns:
+                break
+            await asyncio.sleep(0.05)
+        assert c.player not in s.app.conns
+        await closed_code(c)
+        # The player's room goes on without them; they may come back.
+        other = await s.client()
+        r = await other.request({"t": "resume", "token": c.token})
+        assert r["t"] == "welcome" and r["room"] is not None
+    finally:
+        await stop(s)
+
+
+async def test_sign_in_timeout(tmp_path):
+    s = await start(str(tmp_path / "t.db"), signin_timeout=0.3, idle_timeout=0.6)
+    try:
+        c = await s.client()
+        assert await closed_code(c, 5) == 4002
+        d = await s.client(name="Idle")
+        assert await closed_code(d, 5) == 4002
+    finally:
+        await stop(s)
+
+
+async def test_compression_is_declined(server):
+    async with connect(server.url) as ws:  # offers permessage-deflate by default
+        assert ws.response.headers.get("Sec-WebSocket-Extensions") is None
+        assert ws.protocol.extensions == []
+
+
+async def test_private_room_needs_its_code(server):
+    a = await server.client(name="Host")
+    snap = await a.request({"t": "create", "config": {"hands": 4, "private": True}})
+    b = await server.client(name="Guest")
+    r = await b.request({"t": "join", "room": snap["room"]})
+    assert r["code"] == "room/bad_code"
+    r = await b.request({"t": "join", "code": "2345-6789"})
+    assert r["code"] == "lobby/no_room"
+    r = await b.request({"t": "rooms"})
+    assert r["rooms"] == []  # private rooms are not listed
+    pub = await server.client(name="Pub")
+    snap2 = await pub.request({"t": "create", "config": {"hands": 4, "private": False}})
+    r = await b.request({"t": "rooms"})
+    assert [x["room"] for x in r["rooms"]] == [snap2["room"]]
+    assert (await b.request({"t": "join", "room": snap2["room"]}))["t"] == "ok"
+    r = await b.request({"t": "create"})
+    assert r["code"] == "lobby/in_room"
+    assert (await b.request({"t": "leave"}))["t"] == "ok"
+    assert (await b.request({"t": "join", "code": snap["info"]["invite"]}))["t"] == "ok"
