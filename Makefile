@@ -11,10 +11,22 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
-run: $(STAMP)
-	@if $(BIN)/guobiao serve --help >/dev/null 2>&1; then $(BIN)/guobiao serve; else \
-	  echo "The websocket server is not built yet; the command-line tools are installed:"; \
-	  $(BIN)/guobiao --help; fi
+run: $(STAMP) web_client/dist
+	$(BIN)/guobiao serve $(SERVE_ARGS)  # e.g. make run SERVE_ARGS='--port 9000 --db var/other.db'
+
+# The browser client (web_client/): `npm ci` when the lock file changes, `npm run build` when dist/ is
+# missing or older than a source. The server serves web_client/dist/ on its own port.
+CLIENT_SOURCES := $(shell find web_client/src -type f 2>/dev/null) $(wildcard web_client/index.html \
+	web_client/package.json web_client/vite.config.ts web_client/tsconfig.json)
+
+web_client/node_modules/.installed: web_client/package-lock.json
+	@command -v npm >/dev/null || { echo "The browser client needs Node.js 20.19+ and npm (nodejs.org or your distribution)"; exit 1; }
+	cd web_client && npm ci --no-audit --no-fund
+	touch $@
+
+web_client/dist: web_client/node_modules/.installed $(CLIENT_SOURCES)
+	cd web_client && npm run build
+	touch $@
 
 test: $(STAMP)
 	$(BIN)/python -m pytest

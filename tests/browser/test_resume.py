@@ -1,0 +1,56 @@
+"""Acceptance (c): a page reload mid-hand resumes the seat (and so does a dropped connection)."""
+
+from __future__ import annotations
+
+import time
+
+from playwright.sync_api import expect
+
+from tests.browser.helpers import TIMEOUT, add_bots, create_room, my_turn, pond, shot, sign_in, step
+
+
+def _discard_once(page, timeout: float = 60) -> None:
+    before = len(pond(page, 0))
+    end = time.monotonic() + timeout
+    while time.monotonic() < end and len(pond(page, 0)) == before:
+        step(page)
+        page.wait_for_timeout(60)
+    assert len(pond(page, 0)) > before, "no discard of our own appeared"
+
+
+def test_reload_mid_hand_resumes_the_seat(browser, server, fast, artifacts):
+    ctx = browser.new_context(viewport={"width": 1024, "height": 800})
+    page = ctx.new_page()
+    sign_in(page, server.url, "Carol")
+    create_room(page, "dazhong", hands=4)
+    add_bots(page, 3)
+    page.click("[data-action=start]")
+    expect(page.locator("[data-testid=table]")).to_be_visible(timeout=TIMEOUT)
+    _discard_once(page)
+    # Reload while it is not our turn: our 13 tiles stay as they are until we draw.
+    end = time.monotonic() + 30
+    while my_turn(page) and time.monotonic() < end:
+        step(page)
+        page.wait_for_timeout(60)
+    tiles = page.locator("[data-testid=hand] .tile:not(.drawn)").evaluate_all("els => els.map(e => e.dataset.tile)")
+    discarded = pond(page, 0)
+    token = page.evaluate("localStorage.getItem('guobiao.token')")
+    assert token and len(token) == 32
+
+    page.reload()
+    expect(page.locator("[data-testid=table]")).to_be_visible(timeout=TIMEOUT)
+    expect(page.locator("[data-testid=conn]")).to_have_attribute("data-state", "online", timeout=TIMEOUT)
+    expect(page.locator(".seat-panel.bottom .pname")).to_have_text("Carol")
+    after = page.locator("[data-testid=hand] .tile:not(.drawn)").evaluate_all("els => els.map(e => e.dataset.tile)")
+    assert sorted(after) == sorted(tiles), (tiles, after)
+    assert pond(page, 0)[: len(discarded)] == discarded
+    shot(page, artifacts, "c-after-reload")
+    # The seat is ours again: we can play on.
+    _discard_once(page)
+
+    # A dropped connection: the client shows it, reconnects with its token and carries on.
+    page.evaluate("window.guobiao.dropConnection()")
+    expect(page.locator("[data-testid=conn]")).to_have_attribute("data-state", "online", timeout=TIMEOUT)
+    _discard_once(page)
+    shot(page, artifacts, "c-after-drop")
+    ctx.close()

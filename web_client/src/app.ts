@@ -1,0 +1,328 @@
+// The controller: owns the connection, the state, what is remembered in localStorage, and the few
+// things the client does by itself (sign in again after a reconnect, ask for a snapshot after a gap,
+// answer "pass" when a claim window offers nothing else).
+
+import type { Action } from "./game";
+import { actionSeq, hasClaim, options } from "./game";
+import { defaultLang, setLang } from "./i18n";
+import { Connection, Msg, Status, wsUrl } from "./net";
+import { AppState, initialState, reduce } from "./state";
+import type { Lang } from "./tiles";
+
+export interface Prefs {
+  lang: Lang;
+  hint: boolean;
+  name: string;
+}
+
+const KEY_TOKEN = "guobiao.token";
+const KEY_PREFS = "guobiao.prefs";
+
+export interface Route {
+  join?: string;
+  watch?: string;
+  replay?: string;
+}
+
+/** The part of the address after # says what to open: #join=CODE, #watch=CODE or room id, #replay=ID. */
+export function parseRoute(hash: string): Route {
+  const out: Route = {};
+  const params = new URLSearchParams(hash.replace(/^#/, ""));
+  for (const k of ["join", "watch", "replay"] as const) {
+    const v = params.get(k);
+    if (v) out[k] = v;
+  }
+  return out;
+}
+
+export function inviteLink(origin: string, code: string): string {
+  return `${origin}/#join=${encodeURIComponent(code)}`;
+}
+
+export class App {
+  state: AppState = initialState();
+  prefs: Prefs;
+  route: Route;
+  private conn: Connection;
+  private listeners = new Set<() => void>();
+  private autoPassTimer: ReturnType<typeof setTimeout> | null = null;
+  private autoPassSeq: number | null = null;
+  private pendingRoute: Route;
+
+  constructor(private storage: Storage, private loc: Location) {
+    this.prefs = this.loadPrefs();
+    setLang(this.prefs.lang);
+    this.route = parseRoute(loc.hash);
+    this.pendingRoute = { ...this.route };
+    this.conn = new Connection(wsUrl(loc), {
+      onOpen: () => this.onOpen(),
+      onMessage: (m) => this.onMessage(m),
+      onStatus: (s) => this.onStatus(s),
+    });
+  }
+
+  start(): void {
+    this.conn.connect();
+  }
+
+  subscribe(f: () => void): () => void {
+    this.listeners.add(f);
+    return () => this.listeners.delete(f);
+  }
+
+  private emit(): void {
+    for (const f of this.listeners) f();
+  }
+
+  private set(s: AppState): void {
+    this.state = s;
+    this.emit();
+  }
+
+  // -- preferences ----------------------------------------------------------------------------
+
+  private loadPrefs(): Prefs {
+    let p: Partial<Prefs> = {};
+    try {
+      p = JSON.parse(this.storage.getItem(KEY_PREFS) ?? "{}");
+    } catch {
+      p = {};
+    }
+    const langs = typeof navigator !== "undefined" ? navigator.languages ?? [navigator.language] : [];
+    return {
+      lang: p.lang === "zh" || p.lang === "en" ? p.lang : defaultLang(langs),
+      hint: p.hint ?? true,
+      name: typeof p.name === "string" ? p.name : "",
+    };
+  }
+
+  setPrefs(p: Partial<Prefs>): void {
+    this.prefs = { ...this.prefs, ...p };
+    setLang(this.prefs.lang);
+    this.storage.setItem(KEY_PREFS, JSON.stringify(this.prefs));
+    this.emit();
+  }
+
+  get token(): string | null {
+    return this.storage.getItem(KEY_TOKEN);
+  }
+
+  // -- the connection -------------------------------------------------------------------------
+
+  private onStatus(s: Status): void {
+    this.set({ ...this.state, status: s, lastN: s === "open" ? 0 : this.state.lastN });
+  }
+
+  private onOpen(): void {
+    const token = this.token;
+    if (token) {
+      this.set({ ...this.state, signingIn: true });
+      this.conn.send({ t: "resume", token });
+    } else if (this.prefs.name) {
+      this.signIn(this.prefs.name);
+    }
+  }
+
+  private onMessage(msg: Msg): void {
+    const before = this.state;
+    const s = reduce(before, msg, Date.now() / 1000);
+    this.set(s);
+    switch (msg.t) {
+      case "welcome":
+        this.storage.setItem(KEY_TOKEN, msg.token);
+        if (msg.name !== this.prefs.name) this.setPrefs({ name: msg.name });
+        if (!msg.room) {
+          this.followRoute();
+          this.send({ t: "rooms" });
+        }
+        break;
+      case "error":
+        if (typeof msg.code === "string" && msg.code.startsWith("action/") && this.state.room) {
+          // Our answer was refused (the table moved on): the snapshot says what we may do now.
+          this.send({ t: "snapshot" });
+        }
+        if (msg.code === "auth/bad_token") {
+          // The server forgot us (a new database): sign in again under the same name.
+          this.storage.removeItem(KEY_TOKEN);
+          if (this.prefs.name) this.signIn(this.prefs.name);
+        }
+        break;
+      case "replaced":
+        this.conn.stop();
+        break;
+      case "snapshot":
+      case "room":
+        if (this.pendingRoute.join || this.pendingRoute.watch) this.clearRoute();
+        break;
+    }
+    if (s.needSnapshot) {
+      this.set({ ...this.state, needSnapshot: false });
+      this.send({ t: "snapshot" });
+    }
+    this.scheduleAutoPass();
+  }
+
+  private followRoute(): void {
+    const r = this.pendingRoute;
+    if (r.join) {
+      const code = r.join;
+      this.send(/^r[0-9a-f]{8}$/.test(code) ? { t: "join", room: code } : { t: "join", code });
+    } else if (r.watch) {
+      const code = r.watch;
+      this.send(/^r[0-9a-f]{8}$/.test(code) ? { t: "watch", room: code } : { t: "watch", code });
+    }
+  }
+
+  private clearRoute(): void {
+    this.pendingRoute = { replay: this.pendingRoute.replay };
+    if (this.loc.hash.includes("join=") || this.loc.hash.includes("watch=")) {
+      history.replaceState(null, "", this.loc.pathname + this.loc.search);
+    }
+  }
+
+  send(msg: Msg): boolean {
+    return this.conn.send(msg);
+  }
+
+  reconnectNow(): void {
+    this.set({ ...this.state, replaced: false });
+    this.conn.connect();
+  }
+
+  /** Simulate a dropped network (used by tests through window.guobiao). */
+  dropConnection(): void {
+    this.conn.drop();
+  }
+
+  dismissError(): void {
+    this.set({ ...this.state, error: null });
+  }
+
+  // -- commands -------------------------------------------------------------------------------
+
+  signIn(name: string): void {
+    name = name.trim();
+    this.prefs = { ...this.prefs, name };
+    this.storage.setItem(KEY_PREFS, JSON.stringify(this.prefs));
+    this.set({ ...this.state, signingIn: true });
+    this.send({ t: "guest", name });
+  }
+
+  /** A different name is a different guest account: forget the token and sign in again. */
+  rename(name: string): void {
+    this.storage.removeItem(KEY_TOKEN);
+    this.prefs = { ...this.prefs, name: name.trim() };
+    this.storage.setItem(KEY_PREFS, JSON.stringify(this.prefs));
+    this.set({ ...initialState(), status: this.state.status });
+    this.conn.drop();
+  }
+
+  refreshRooms(): void {
+    this.send({ t: "rooms" });
+  }
+
+  quick(type: string): void {
+    this.send({ t: "quick", type });
+  }
+
+  cancelQuick(): void {
+    this.send({ t: "quick_cancel" });
+    this.set({ ...this.state, queued: null });
+  }
+
+  create(config: Record<string, unknown>): void {
+    this.send({ t: "create", config });
+  }
+
+  join(codeOrRoom: string): void {
+    const v = codeOrRoom.trim();
+    this.send(/^r[0-9a-f]{8}$/.test(v) ? { t: "join", room: v } : { t: "join", code: v });
+  }
+
+  watch(codeOrRoom: string): void {
+    const v = codeOrRoom.trim();
+    this.send(/^r[0-9a-f]{8}$/.test(v) ? { t: "watch", room: v } : { t: "watch", code: v });
+  }
+
+  sit(seat: number): void {
+    this.send({ t: "sit", seat });
+  }
+
+  ready(ready: boolean): void {
+    this.send({ t: "ready", ready });
+  }
+
+  startMatch(): void {
+    this.send({ t: "start" });
+  }
+
+  addBot(seat?: number): void {
+    this.send(seat === undefined ? { t: "add_bot" } : { t: "add_bot", seat });
+  }
+
+  removeBot(seat: number): void {
+    this.send({ t: "remove_bot", seat });
+  }
+
+  kick(player: string): void {
+    this.send({ t: "kick", player });
+  }
+
+  leave(): void {
+    this.send({ t: "leave" });
+  }
+
+  rematch(): void {
+    this.send({ t: "rematch" });
+    this.set({ ...this.state, matchResult: null });
+  }
+
+  closeMatchResult(): void {
+    this.set({ ...this.state, matchResult: null, handResult: null });
+  }
+
+  closeHandResult(): void {
+    this.set({ ...this.state, handResult: null });
+  }
+
+  setAuto(on: boolean): void {
+    this.send({ t: "auto", on });
+  }
+
+  act(action: Action): void {
+    const g = this.state.game;
+    if (!g) return;
+    const seq = actionSeq(g);
+    this.send({ t: "act", action: { ...action, seq } });
+    // Until the server answers, nothing more may be sent for this decision.
+    this.set({ ...this.state, game: { ...g, legal: [], to_act: false } });
+  }
+
+  // -- claim windows that offer nothing but "pass" --------------------------------------------
+
+  /** The room asks every other seat after every discard (docs/rooms.md "Claim windows never tell");
+   * a seat with nothing to claim answers "pass" after the room's claim_min, never faster. */
+  private scheduleAutoPass(): void {
+    const g = this.state.game;
+    const onlyPass = g && g.phase === "claim" && g.to_act && !hasClaim(options(g.legal)) && options(g.legal).pass;
+    if (!onlyPass) {
+      if (this.autoPassTimer) clearTimeout(this.autoPassTimer);
+      this.autoPassTimer = null;
+      this.autoPassSeq = null;
+      return;
+    }
+    const seq = actionSeq(g!);
+    if (this.autoPassSeq === seq) return;
+    if (this.autoPassTimer) clearTimeout(this.autoPassTimer);
+    this.autoPassSeq = seq;
+    const min = Number(this.state.room?.config.claim_min ?? 1);
+    const delay = Math.max(0, min * 1000) + 150 + Math.random() * 250;
+    this.autoPassTimer = setTimeout(() => {
+      this.autoPassTimer = null;
+      const now = this.state.game;
+      if (now && now.phase === "claim" && now.to_act && actionSeq(now) === seq && !hasClaim(options(now.legal))) {
+        this.act({ a: "pass" });
+      }
+    }, delay);
+  }
+}

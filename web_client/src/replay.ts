@@ -1,0 +1,41 @@
+// Replays: a finished match's events folded into views, one view per step, for stepping through.
+// The server's replay file (GET /api/matches/<id>) carries the match's public record; when it also
+// carries the events (everything is public once a match is over), every action can be shown.
+
+import { GameEvent, GameView, applyEvent, emptyView } from "./game";
+
+const STEP_AFTER = new Set(["draw", "discard", "claim", "concealed_kong", "added_kong", "hand_end", "foul"]);
+
+/** Views after each step of each hand: steps[hand][i]. */
+export function replaySteps(events: GameEvent[], hands: number): GameView[][] {
+  const out: GameView[][] = [];
+  let v = emptyView(null, hands);
+  let dealt = false;
+  for (const e of events) {
+    if (e.t === "hand_start") {
+      out.push([]);
+      dealt = false;
+    }
+    v = applyEvent(v, e);
+    if (!out.length) out.push([]);
+    const cur = out[out.length - 1];
+    if (e.t === "turn" && !dealt) {
+      dealt = true;
+      cur.push(v);
+    } else if (dealt && STEP_AFTER.has(e.t)) {
+      cur.push(v);
+    } else if (cur.length && (e.t === "scores" || e.t === "match_end")) {
+      cur[cur.length - 1] = v; // the hand's last step shows the new totals
+    }
+  }
+  return out.filter((h) => h.length > 0);
+}
+
+/** The events of a replay file in order, whatever shape the server gives them (flat, or per hand). */
+export function replayEvents(data: any): GameEvent[] | null {
+  if (Array.isArray(data?.events)) return data.events;
+  if (Array.isArray(data?.hands) && data.hands.every((h: any) => Array.isArray(h?.events))) {
+    return data.hands.flatMap((h: any) => h.events);
+  }
+  return null;
+}

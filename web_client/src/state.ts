@@ -1,0 +1,269 @@
+// The client's whole state and the pure reduction of server messages into it (docs/protocol.md,
+// docs/rooms.md "Messages sent"). Side effects (sending, storage, timers) live in app.ts.
+
+import { GameView, applyGameMessage, emptyView, fromSnapshot } from "./game";
+import type { Status } from "./net";
+
+export interface SeatInfo {
+  id: string;
+  bot: string | null;
+  ready: boolean;
+  connected: boolean;
+  auto: string | null;
+  name?: string;
+}
+
+export interface RoomConfig {
+  type: string;
+  private: boolean;
+  hands: number;
+  first_turn_time: number;
+  turn_time: number;
+  claim_time: number;
+  claim_min: number;
+  bank: number;
+  bots: boolean;
+  spectators: boolean;
+  [k: string]: unknown;
+}
+
+export interface RoomInfo {
+  id: string;
+  type: string;
+  config: RoomConfig;
+  host: string | null;
+  phase: "lobby" | "playing";
+  seats: (SeatInfo | null)[];
+  matches: number;
+  spectators: string[];
+  invite?: string;
+  names?: Record<string, string>;
+}
+
+export interface RoomSummary {
+  room: string;
+  type: string;
+  phase: string;
+  hands: number;
+  seats: ({ id: string; bot: string | null; name?: string } | null)[];
+  spectators: number;
+  names?: Record<string, string>;
+}
+
+export interface Clock {
+  decision: "turn" | "claim" | "between" | null;
+  deadline: number | null;
+  started: number | null;
+  free_until: number | null;
+  banks: number[];
+  auto: (string | null)[];
+  player?: number;
+  now?: number;
+}
+
+export interface HandRecord {
+  match: number;
+  hand: number;
+  round: number;
+  dealer: number;
+  seats: number[];
+  ids: string[];
+  winner: number | null;
+  discarder: number | null;
+  self_drawn: boolean;
+  robbed: boolean;
+  tile: number | null;
+  fans: [number, string, string, number, number][];
+  total: number;
+  payments: number[];
+  penalties: number[];
+  deltas: number[];
+  scores: number[];
+}
+
+export interface MatchRecord {
+  match: number;
+  ids: string[];
+  scores: number[];
+  ranking: { place: number; player: number; id: string; score: number }[];
+  hands: HandRecord[];
+}
+
+export interface You {
+  id: string;
+  seat: number | null;
+  host: boolean;
+}
+
+export interface AppState {
+  status: Status;
+  me: { player: string; name: string; token: string } | null;
+  signingIn: boolean;
+  queued: string | null;
+  rooms: RoomSummary[];
+  room: RoomInfo | null;
+  you: You | null;
+  game: GameView | null;
+  clock: Clock | null;
+  clockOffset: number | null; // server time minus client time, seconds
+  records: { matches: MatchRecord[]; current: HandRecord[] };
+  handResult: HandRecord | null; // shown until dismissed or the next hand starts
+  matchResult: MatchRecord | null;
+  reveals: Record<number, { id?: number; seed?: number | string; salt?: string; commitment?: string }>;
+  lastN: number; // the last numbered push on this connection
+  needSnapshot: boolean; // a gap in the numbering: ask for a snapshot
+  error: { code: string; message: string; at: number } | null;
+  replaced: boolean;
+  names: Record<string, string>; // player id -> name, from whatever the server tells
+  chat: { from: string; name: string; text: string }[];
+}
+
+export function initialState(): AppState {
+  return {
+    status: "closed", me: null, signingIn: false, queued: null, rooms: [], room: null, you: null, game: null,
+    clock: null, clockOffset: null, records: { matches: [], current: [] }, handResult: null, matchResult: null,
+    reveals: {}, lastN: 0, needSnapshot: false, error: null, replaced: false, names: {}, chat: [],
+  };
+}
+
+function youFrom(info: RoomInfo, me: string | undefined, prev: You | null): You | null {
+  if (!me) return prev;
+  const seat = info.seats.findIndex((s) => s !== null && s.id === me);
+  const member = seat >= 0 || info.spectators.includes(me);
+  if (!member) return null;
+  return { id: me, seat: seat >= 0 ? seat : null, host: info.host === me };
+}
+
+function namesFrom(info: { names?: Record<string, string>; seats: ({ id: string; name?: string } | null)[] }): Record<string, string> {
+  const out: Record<string, string> = { ...(info.names ?? {}) };
+  for (const s of info.seats) if (s && s.name) out[s.id] = s.name;
+  return out;
+}
+
+/** The best estimate of (server clock - client clock) after a clock arrives at ``clientNow``. */
+export function estimateOffset(prev: number | null, clock: Clock | null | undefined, clientNow: number): number | null {
+  if (!clock) return prev;
+  if (typeof clock.now === "number") return clock.now - clientNow;
+  if (typeof clock.started !== "number") return prev;
+  // ``started`` is a server time at or before the send: a lower bound on the offset. Keep the largest.
+  const candidate = clock.started - clientNow;
+  return prev === null ? candidate : Math.max(prev, candidate);
+}
+
+/** Reduce one server message. ``clientNow`` is the client's clock in seconds. */
+export function reduce(s: AppState, msg: any, clientNow: number): AppState {
+  let n = s;
+  if (typeof msg.n === "number") {
+    const gap = s.lastN > 0 && msg.n > s.lastN + 1 && msg.t !== "snapshot";
+    n = { ...n, lastN: msg.n, needSnapshot: n.needSnapshot || gap };
+  }
+  switch (msg.t) {
+    case "welcome":
+      return {
+        ...n, me: { player: msg.player, name: msg.name, token: msg.token }, signingIn: false,
+        queued: msg.queued ? (n.queued ?? "guobiao") : null,
+        names: { ...n.names, [msg.player]: msg.name },
+        ...(msg.room ? {} : { room: null, you: null, game: null, clock: null }),
+      };
+    case "rooms": {
+      const names = { ...n.names };
+      for (const r of msg.rooms as RoomSummary[]) Object.assign(names, namesFrom(r));
+      return { ...n, rooms: msg.rooms, names };
+    }
+    case "queued":
+      return { ...n, queued: msg.type };
+    case "snapshot": {
+      const info: RoomInfo = msg.info;
+      const you: You = msg.you;
+      const game = msg.game ? fromSnapshot(msg.game) : null;
+      return {
+        ...n, queued: null, room: info, you, game, clock: msg.clock ?? null,
+        clockOffset: estimateOffset(n.clockOffset, msg.clock, clientNow),
+        records: msg.records ?? { matches: [], current: [] }, names: { ...n.names, ...namesFrom(info) },
+        needSnapshot: false,
+        handResult: game && game.phase === "over" && game.match.phase !== "playing"
+          ? (msg.records?.current?.[msg.records.current.length - 1] ?? n.handResult) : n.handResult,
+      };
+    }
+    case "room": {
+      const info: RoomInfo = msg.info ?? (typeof msg.room === "object" ? msg.room : null);
+      if (!info) return n;
+      const starting = info.phase === "playing" && n.room?.phase !== "playing";
+      const you = youFrom(info, n.me?.player, n.you);
+      let out: AppState = { ...n, queued: null, room: info, you, names: { ...n.names, ...namesFrom(info) } };
+      if (starting) {
+        out = {
+          ...out, game: emptyView(you?.seat ?? null, info.config.hands), handResult: null, matchResult: null,
+          records: { ...out.records, current: [] },
+        };
+      }
+      return out;
+    }
+    case "game": {
+      if (!n.room) return n;
+      const base = n.game ?? emptyView(n.you?.seat ?? null, n.room.config.hands);
+      const game = applyGameMessage(base, msg);
+      const newHand = (msg.events ?? []).some((e: any) => e.t === "hand_start");
+      return {
+        ...n, game, clock: msg.clock ?? n.clock, clockOffset: estimateOffset(n.clockOffset, msg.clock, clientNow),
+        handResult: newHand ? null : n.handResult,
+      };
+    }
+    case "hand_result": {
+      const rec: HandRecord = msg.record;
+      const current = [...n.records.current.filter((h) => !(h.match === rec.match && h.hand === rec.hand)), rec];
+      return { ...n, records: { ...n.records, current }, handResult: rec };
+    }
+    case "match_result": {
+      const rec: MatchRecord = msg.record;
+      return { ...n, records: { ...n.records, matches: [...n.records.matches, rec] }, matchResult: rec };
+    }
+    case "commitment":
+      return { ...n, reveals: { ...n.reveals, [msg.match]: { ...n.reveals[msg.match], commitment: msg.commitment } } };
+    case "reveal":
+      return {
+        ...n,
+        reveals: {
+          ...n.reveals,
+          [msg.match]: { id: msg.id, seed: msg.seed, salt: msg.salt, commitment: msg.commitment },
+        },
+      };
+    case "kicked":
+    case "left":
+      return { ...n, room: null, you: null, game: null, clock: null, handResult: null, matchResult: null };
+    case "replaced":
+      return { ...n, replaced: true };
+    case "chat":
+      return { ...n, chat: [...n.chat.slice(-49), { from: msg.from, name: msg.name, text: msg.text }], names: { ...n.names, [msg.from]: msg.name } };
+    case "error":
+      // A stale answer (somebody claimed first, the window closed) is a harmless race: not shown.
+      if (msg.code === "action/stale" || msg.code === "action/not_your_turn") return n;
+      return { ...n, signingIn: false, error: { code: msg.code, message: msg.message ?? "", at: clientNow } };
+    default:
+      return n;
+  }
+}
+
+/** Seconds left on the open decision, as [free time left, bank left], from the viewer's clock. */
+export function countdown(clock: Clock | null, offset: number | null, clientNow: number): { left: number; free: number; bank: number } | null {
+  if (!clock || clock.deadline === null || clock.deadline === undefined) return null;
+  const now = clientNow + (offset ?? 0);
+  let left = Math.max(0, clock.deadline - now);
+  // The offset is a lower bound (see estimateOffset): never show more than the decision's whole time.
+  if (typeof clock.started === "number") left = Math.min(left, clock.deadline - clock.started);
+  if (clock.decision === "turn" && typeof clock.free_until === "number") {
+    let free = Math.min(Math.max(0, clock.free_until - now), left);
+    if (typeof clock.started === "number") free = Math.min(free, clock.free_until - clock.started);
+    return { left, free, bank: Math.max(0, left - free) };
+  }
+  return { left, free: left, bank: 0 };
+}
+
+/** A player's display name: from the server when it gave one, else a short form of the id. */
+export function displayName(s: AppState, id: string | null | undefined, botLabel = "Bot"): string {
+  if (!id) return "";
+  if (s.names[id]) return s.names[id];
+  const m = /^bot-(\d+)$/.exec(id);
+  if (m) return `${botLabel} ${m[1]}`;
+  return id;
+}

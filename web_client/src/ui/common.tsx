@@ -1,0 +1,112 @@
+import { createContext } from "preact";
+import { useContext, useEffect, useReducer, useState } from "preact/hooks";
+import type { App } from "../app";
+import type { Meld } from "../game";
+import { lang, t } from "../i18n";
+import { Tile, tileLabel, tileName } from "../tiles";
+
+export const AppContext = createContext<App>(null as unknown as App);
+
+export function useApp(): App {
+  return useContext(AppContext);
+}
+
+/** Re-render whenever the app's state or preferences change. */
+export function useAppState() {
+  const app = useApp();
+  const [, force] = useReducer((x: number, _: number) => x + 1, 0);
+  useEffect(() => app.subscribe(() => force(0)), [app]);
+  return app.state;
+}
+
+/** The client's clock in seconds, refreshed every ``ms`` while mounted. */
+export function useNow(ms = 250): number {
+  const [now, setNow] = useState(Date.now() / 1000);
+  useEffect(() => {
+    const id = setInterval(() => setNow(Date.now() / 1000), ms);
+    return () => clearInterval(id);
+  }, [ms]);
+  return now;
+}
+
+export type TileSize = "hand" | "meld" | "pond" | "small";
+
+export interface TileProps {
+  t?: Tile;
+  size?: TileSize;
+  back?: boolean;
+  latest?: boolean;
+  selected?: boolean;
+  marked?: boolean;
+  claimed?: boolean;
+  dim?: boolean;
+  onClick?: () => void;
+  extra?: string;
+}
+
+/** One tile: a CSS body with the SVG face as a background (tiles.ts `faceStylesheet`). */
+export function TileView(p: TileProps) {
+  const size = p.size ?? "meld";
+  const cls = ["tile", size];
+  if (p.back || p.t === undefined) cls.push("back");
+  else cls.push(`f${p.t}`);
+  if (p.latest) cls.push("latest");
+  if (p.selected) cls.push("selected");
+  if (p.marked) cls.push("marked");
+  if (p.claimed) cls.push("claimed");
+  if (p.dim) cls.push("dim");
+  if (p.onClick) cls.push("clickable");
+  if (p.extra) cls.push(p.extra);
+  const label = p.back || p.t === undefined ? (lang() === "zh" ? "牌背" : "tile back") : tileLabel(p.t, lang());
+  const name = p.back || p.t === undefined ? undefined : tileName(p.t);
+  if (p.onClick) {
+    return <button type="button" class={cls.join(" ")} aria-label={label} title={label} data-tile={name} onClick={p.onClick} />;
+  }
+  return <span class={cls.join(" ")} role="img" aria-label={label} title={label} data-tile={name} />;
+}
+
+export function meldTiles(m: Meld): (Tile | undefined)[] {
+  if (m.kind === "chow") return [m.tile!, m.tile! + 1, m.tile! + 2];
+  return Array(m.kind === "kong" ? 4 : 3).fill(m.tile);
+}
+
+/** A declared set; a concealed kong shows its outer tiles face down (all four to others). */
+export function MeldView({ m, size = "meld" }: { m: Meld; size?: TileSize }) {
+  const tiles = meldTiles(m);
+  return (
+    <span class={`set ${m.kind}${m.concealed ? " concealed" : ""}`} data-meld={m.kind}>
+      {tiles.map((tile, i) => {
+        const back = tile === undefined || (m.concealed && (i === 0 || i === 3));
+        const claimed = m.claimed !== undefined && tile === m.claimed && tiles.indexOf(tile) === i;
+        return <TileView key={i} t={tile} size={size} back={back} claimed={claimed} />;
+      })}
+    </span>
+  );
+}
+
+export function Tiles({ tiles, size = "small" }: { tiles: readonly Tile[]; size?: TileSize }) {
+  return (
+    <span class="tiles">
+      {tiles.map((x, i) => <TileView key={i} t={x} size={size} />)}
+    </span>
+  );
+}
+
+export function windName(w: number): string {
+  return t(`wind${w}` as "wind0");
+}
+
+/** One character for a seat's chip: 东 / E. */
+export function windShort(w: number): string {
+  return t(`windShort${w}` as "windShort0");
+}
+
+export function Countdown({ seconds, bank, warn = 5 }: { seconds: number; bank?: number; warn?: number }) {
+  const s = Math.ceil(seconds);
+  return (
+    <span class={`countdown${seconds <= warn ? " warn" : ""}`} data-testid="countdown">
+      <span class="secs">{t("seconds", s)}</span>
+      {bank !== undefined && bank > 0 ? <span class="bank">{t("timeBank", Math.ceil(bank))}</span> : null}
+    </span>
+  );
+}

@@ -1,0 +1,277 @@
+import { useEffect, useState } from "preact/hooks";
+import { inviteLink } from "../app";
+import { t } from "../i18n";
+import { AppState, RoomInfo, displayName } from "../state";
+import { useApp, windName } from "./common";
+
+export const ROOM_TYPES = ["guobiao", "dazhong", "wufan"] as const;
+
+export function typeName(type: string): string {
+  return ROOM_TYPES.includes(type as any) ? t(`type_${type}` as "type_guobiao") : type;
+}
+
+export function NameForm({ s }: { s: AppState }) {
+  const app = useApp();
+  const [name, setName] = useState(app.prefs.name);
+  const busy = s.signingIn || s.status !== "open";
+  return (
+    <form
+      class="card name-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (name.trim()) app.signIn(name);
+      }}
+    >
+      <label>
+        {t("yourName")}
+        <input
+          name="name" value={name} maxLength={20} autoFocus autoComplete="nickname"
+          onInput={(e) => setName((e.target as HTMLInputElement).value)}
+        />
+      </label>
+      <button type="submit" class="primary" disabled={busy || !name.trim()}>{t("enter")}</button>
+      {s.status !== "open" ? <p class="muted">{t("connecting")}</p> : null}
+    </form>
+  );
+}
+
+export function Lobby({ s }: { s: AppState }) {
+  const app = useApp();
+  useEffect(() => {
+    const id = setInterval(() => app.refreshRooms(), 5000);
+    return () => clearInterval(id);
+  }, [app]);
+  return (
+    <div class="lobby">
+      <section class="card">
+        <h2>{t("quickMatch")}</h2>
+        <p class="muted">{t("quickHelp")}</p>
+        {s.queued ? (
+          <div class="queued">
+            <span class="spinner" /> {t("queued", typeName(s.queued))}
+            <button type="button" onClick={() => app.cancelQuick()}>{t("cancel")}</button>
+          </div>
+        ) : (
+          <div class="row wrap">
+            {ROOM_TYPES.map((type) => (
+              <button type="button" class="primary" data-quick={type} onClick={() => app.quick(type)}>
+                {typeName(type)}
+              </button>
+            ))}
+          </div>
+        )}
+      </section>
+      <CreateRoom />
+      <section class="card">
+        <h2>{t("joinByCode")}</h2>
+        <JoinForm />
+      </section>
+      <section class="card">
+        <div class="row between">
+          <h2>{t("publicRooms")}</h2>
+          <button type="button" class="link" onClick={() => app.refreshRooms()}>{t("refresh")}</button>
+        </div>
+        {s.rooms.length === 0 ? <p class="muted">{t("noRooms")}</p> : (
+          <ul class="rooms">
+            {s.rooms.map((r) => {
+              const filled = r.seats.filter((x) => x !== null).length;
+              return (
+                <li key={r.room} data-room={r.room}>
+                  <span class="room-type">{typeName(r.type)}</span>
+                  <span>{t("handsN", r.hands)}</span>
+                  <span>{t("players", filled)}</span>
+                  <span class="muted">{r.phase === "lobby" ? t("inLobby") : t("inPlay")}</span>
+                  <span class="names">{r.seats.map((x) => (x ? displayName(s, x.id, t("bot")) : "·")).join(" / ")}</span>
+                  <span class="grow" />
+                  {r.phase === "lobby" && filled < 4 ? (
+                    <button type="button" onClick={() => app.join(r.room)}>{t("join")}</button>
+                  ) : null}
+                  <button type="button" onClick={() => app.watch(r.room)}>{t("watch")}</button>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </section>
+      <section class="card">
+        <h2>{t("openReplay")}</h2>
+        <ReplayForm />
+      </section>
+    </div>
+  );
+}
+
+function JoinForm() {
+  const app = useApp();
+  const [code, setCode] = useState("");
+  return (
+    <form class="row wrap" onSubmit={(e) => { e.preventDefault(); if (code.trim()) app.join(code); }}>
+      <input
+        name="code" placeholder={t("code")} value={code} autoComplete="off" class="code-input"
+        onInput={(e) => setCode((e.target as HTMLInputElement).value.toUpperCase())}
+      />
+      <button type="submit" class="primary" disabled={!code.trim()}>{t("join")}</button>
+      <button type="button" disabled={!code.trim()} onClick={() => app.watch(code)}>{t("watch")}</button>
+    </form>
+  );
+}
+
+function ReplayForm() {
+  const [id, setId] = useState("");
+  return (
+    <form class="row wrap" onSubmit={(e) => { e.preventDefault(); if (id.trim()) location.hash = `replay=${id.trim()}`; }}>
+      <input name="match" placeholder={t("matchId")} value={id} inputMode="numeric"
+        onInput={(e) => setId((e.target as HTMLInputElement).value.replace(/\D/g, ""))} />
+      <button type="submit" disabled={!id.trim()}>{t("open")}</button>
+    </form>
+  );
+}
+
+function CreateRoom() {
+  const app = useApp();
+  const [type, setType] = useState<string>("guobiao");
+  const [hands, setHands] = useState(4);
+  const [priv, setPriv] = useState(true);
+  const [turn, setTurn] = useState(15);
+  const [claim, setClaim] = useState(8);
+  const [bank, setBank] = useState(60);
+  const [bots, setBots] = useState(true);
+  const [spect, setSpect] = useState(true);
+  const num = (f: (n: number) => void) => (e: Event) => {
+    const v = parseInt((e.target as HTMLInputElement).value, 10);
+    if (Number.isFinite(v)) f(v);
+  };
+  return (
+    <form
+      class="card create"
+      onSubmit={(e) => {
+        e.preventDefault();
+        app.create({
+          type, hands, private: priv, turn_time: turn, first_turn_time: Math.max(turn, 30), claim_time: claim,
+          bank, bots, spectators: spect,
+        });
+      }}
+    >
+      <h2>{t("createRoom")}</h2>
+      <fieldset class="types">
+        <legend>{t("roomType")}</legend>
+        {ROOM_TYPES.map((x) => (
+          <label class={`type-choice${type === x ? " on" : ""}`}>
+            <input type="radio" name="type" value={x} checked={type === x} onChange={() => setType(x)} />
+            <b>{typeName(x)}</b>
+            <small>{t(`typeHelp_${x}` as "typeHelp_guobiao")}</small>
+          </label>
+        ))}
+      </fieldset>
+      <div class="grid2">
+        <label>{t("hands")}
+          <select name="hands" value={hands} onChange={num(setHands)}>
+            {[4, 8, 16].map((h) => <option value={h}>{t("handsN", h)}</option>)}
+          </select>
+        </label>
+        <label>{t("turnTime")}
+          <input type="number" name="turn_time" min={5} max={120} value={turn} onChange={num(setTurn)} />
+        </label>
+        <label>{t("claimTime")}
+          <input type="number" name="claim_time" min={2} max={60} value={claim} onChange={num(setClaim)} />
+        </label>
+        <label>{t("bankTime")}
+          <input type="number" name="bank" min={0} max={600} value={bank} onChange={num(setBank)} />
+        </label>
+      </div>
+      <label class="check"><input type="checkbox" name="private" checked={priv} onChange={(e) => setPriv((e.target as HTMLInputElement).checked)} />{t("private")}</label>
+      <label class="check"><input type="checkbox" name="bots" checked={bots} onChange={(e) => setBots((e.target as HTMLInputElement).checked)} />{t("allowBots")}</label>
+      <label class="check"><input type="checkbox" name="spectators" checked={spect} onChange={(e) => setSpect((e.target as HTMLInputElement).checked)} />{t("allowSpectators")}</label>
+      <button type="submit" class="primary" data-action="create">{t("create")}</button>
+    </form>
+  );
+}
+
+export function InviteBox({ info }: { info: RoomInfo }) {
+  const [copied, setCopied] = useState(false);
+  if (!info.invite) return null;
+  const link = inviteLink(location.origin, info.invite);
+  const copy = async () => {
+    try {
+      await navigator.clipboard.writeText(link);
+    } catch {
+      const el = document.getElementById("invite-link") as HTMLInputElement | null;
+      el?.select();
+      document.execCommand?.("copy");
+    }
+    setCopied(true);
+    setTimeout(() => setCopied(false), 2000);
+  };
+  return (
+    <div class="invite">
+      <span>{t("code")}: <b class="code" data-testid="invite-code">{info.invite.slice(0, 4)}-{info.invite.slice(4)}</b></span>
+      <div class="row">
+        <input id="invite-link" readOnly value={link} data-testid="invite-link" onFocus={(e) => (e.target as HTMLInputElement).select()} />
+        <button type="button" onClick={copy}>{copied ? t("copied") : t("copy")}</button>
+      </div>
+    </div>
+  );
+}
+
+export function RoomLobby({ s }: { s: AppState }) {
+  const app = useApp();
+  const info = s.room!;
+  const you = s.you;
+  const isHost = !!you && info.host === you.id;
+  const mySeat = you?.seat ?? null;
+  const me = mySeat !== null ? info.seats[mySeat] : null;
+  const filled = info.seats.every((x) => x !== null);
+  return (
+    <div class="room-lobby">
+      <section class="card">
+        <div class="row between wrap">
+          <h2>{typeName(info.type)} · {t("handsN", info.config.hands)}</h2>
+          <button type="button" onClick={() => app.leave()} data-action="leave">{t("leave")}</button>
+        </div>
+        <p class="muted">{t(`typeHelp_${info.type}` as "typeHelp_guobiao")}</p>
+        <InviteBox info={info} />
+      </section>
+      <section class="card">
+        <ol class="seats">
+          {info.seats.map((seat, i) => (
+            <li key={i} class={`seat${seat && you && seat.id === you.id ? " mine" : ""}`} data-seat={i}>
+              <span class="wind">{windName(i)}</span>
+              {seat ? (
+                <>
+                  <span class="name">{displayName(s, seat.id, t("bot"))}</span>
+                  {seat.bot ? <span class="tag">{t("bot")}</span> : null}
+                  {seat.id === info.host ? <span class="tag">{t("host")}</span> : null}
+                  {you && seat.id === you.id ? <span class="tag">{t("you")}</span> : null}
+                  {!seat.connected ? <span class="tag warn">{t("disconnected")}</span> : null}
+                  <span class="grow" />
+                  {seat.ready && !seat.bot ? <span class="ok">✓ {t("isReady")}</span> : null}
+                  {isHost && seat.bot ? <button type="button" onClick={() => app.removeBot(i)}>{t("removeBot")}</button> : null}
+                  {isHost && !seat.bot && you && seat.id !== you.id ? <button type="button" onClick={() => app.kick(seat.id)}>{t("kick")}</button> : null}
+                </>
+              ) : (
+                <>
+                  <span class="muted">{t("empty")}</span>
+                  <span class="grow" />
+                  {you ? <button type="button" onClick={() => app.sit(i)}>{t("sitHere")}</button> : null}
+                  {isHost && info.config.bots ? <button type="button" data-action="add-bot" onClick={() => app.addBot(i)}>{t("addBot")}</button> : null}
+                </>
+              )}
+            </li>
+          ))}
+        </ol>
+        {info.spectators.length ? (
+          <p class="muted">{t("spectators")}: {info.spectators.map((id) => displayName(s, id)).join(", ")}</p>
+        ) : null}
+        <div class="row wrap">
+          {me ? (
+            <button type="button" class={me.ready ? "" : "primary"} data-action="ready" onClick={() => app.ready(!me.ready)}>
+              {me.ready ? t("notReady") : t("ready")}
+            </button>
+          ) : null}
+          {isHost ? <button type="button" class="primary" data-action="start" disabled={!filled} onClick={() => app.startMatch()}>{t("start")}</button> : null}
+        </div>
+        <p class="muted">{t("waitingStart")}</p>
+      </section>
+    </div>
+  );
+}

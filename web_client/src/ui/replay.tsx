@@ -1,0 +1,128 @@
+import { useEffect, useMemo, useState } from "preact/hooks";
+import type { GameView } from "../game";
+import { t } from "../i18n";
+import { replayEvents, replaySteps } from "../replay";
+import { seedFromText, simulate } from "../simulate";
+import type { AppState, HandRecord } from "../state";
+import { displayName } from "../state";
+import { MeldView, TileView, windName, windShort } from "./common";
+import { FanTable, Scoreboard } from "./results";
+
+export function Replay({ id, s }: { id: string; s: AppState }) {
+  const [data, setData] = useState<any>(null);
+  const [err, setErr] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    fetch(`/api/matches/${encodeURIComponent(id)}`)
+      .then((r) => (r.ok ? r.text() : Promise.reject(new Error(String(r.status)))))
+      .then((text) => live && setData({ ...JSON.parse(text), _seed: seedFromText(text) }))
+      .catch(() => live && setErr(t("notFound")));
+    return () => { live = false; };
+  }, [id]);
+  const close = () => { location.hash = ""; };
+  if (err) return <div class="card"><p>{err}</p><button type="button" onClick={close}>{t("close")}</button></div>;
+  if (!data) return <p class="muted center-text">{t("connecting")}</p>;
+  return <ReplayView data={data} s={s} close={close} />;
+}
+
+function ReplayView({ data, s, close }: { data: any; s: AppState; close: () => void }) {
+  const hands: HandRecord[] = data.hands ?? [];
+  const ids: string[] = (data.players ?? []).map((p: any) => (typeof p === "string" ? p : p?.id ?? ""));
+  const names: string[] = (data.players ?? []).map((p: any, i: number) =>
+    typeof p === "object" && p?.name ? p.name : displayName(s, ids[i] || hands[0]?.ids?.[i], t("bot")));
+  const steps = useMemo(() => {
+    // The server's events when it sends them; otherwise rebuilt from the seed and the action log.
+    let events = replayEvents(data);
+    if (!events && data._seed !== null && Array.isArray(data.actions)) {
+      try {
+        events = simulate(data._seed, data.rules ?? { hands: hands.length }, data.actions, hands);
+      } catch (e) {
+        console.warn("replay:", e);
+        events = null;
+      }
+    }
+    return events ? replaySteps(events, data.rules?.hands ?? hands.length) : null;
+  }, [data]);
+  const [hand, setHand] = useState(0);
+  const [step, setStep] = useState(0);
+  const handSteps = steps?.[hand] ?? [];
+  const nHands = steps ? steps.length : hands.length;
+  useEffect(() => setStep(0), [hand]);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "ArrowRight") setStep((x) => Math.min(handSteps.length - 1, x + 1));
+      else if (e.key === "ArrowLeft") setStep((x) => Math.max(0, x - 1));
+      else if (e.key === "PageDown") setHand((x) => Math.min(nHands - 1, x + 1));
+      else if (e.key === "PageUp") setHand((x) => Math.max(0, x - 1));
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  });
+  const rec = hands[hand];
+  const view = handSteps[step];
+  return (
+    <div class="replay" data-testid="replay">
+      <div class="card">
+        <div class="row between wrap">
+          <h2>{t("replayOf", data.id ?? "")}</h2>
+          <button type="button" onClick={close}>{t("close")}</button>
+        </div>
+        <div class="row wrap">
+          <button type="button" disabled={hand <= 0} onClick={() => setHand(hand - 1)}>{t("prevHand")}</button>
+          <b>{t("handOf", hand + 1, nHands)}</b>
+          <button type="button" disabled={hand >= nHands - 1} onClick={() => setHand(hand + 1)}>{t("nextHand")}</button>
+          {steps ? (
+            <>
+              <span class="grow" />
+              <button type="button" data-action="prev-step" disabled={step <= 0} onClick={() => setStep(step - 1)}>{t("prev")}</button>
+              <span data-testid="step">{t("step", step + 1, handSteps.length)}</span>
+              <button type="button" data-action="next-step" disabled={step >= handSteps.length - 1} onClick={() => setStep(step + 1)}>{t("next")}</button>
+              <input type="range" min={0} max={Math.max(0, handSteps.length - 1)} value={step}
+                onInput={(e) => setStep(Number((e.target as HTMLInputElement).value))} />
+            </>
+          ) : null}
+        </div>
+        {!steps ? <p class="muted">{t("replayUnavailable")}</p> : null}
+      </div>
+      {view ? <ReplayBoard v={view} names={names} /> : null}
+      {rec && (!view || view.phase === "over") ? (
+        <div class="card">
+          {rec.winner !== null ? <FanTable fans={rec.fans} total={rec.total} /> : <p>{t("drawGame")}</p>}
+        </div>
+      ) : null}
+      <div class="card"><Scoreboard s={s} hands={hands} ids={ids.length ? ids : undefined} /></div>
+    </div>
+  );
+}
+
+export function ReplayBoard({ v, names }: { v: GameView; names: string[] }) {
+  const last = v.last;
+  return (
+    <div class="replay-board card" data-testid="replay-board">
+      <div class="muted">{t("prevalent", windName(v.prevalent))} · {t("wall", v.wall)}</div>
+      {[...v.players].sort((a, b) => a.wind - b.wind).map((p) => {
+        const player = v.match.seats[p.seat] ?? p.seat;
+        return (
+          <div class={`replay-seat${v.turn === p.seat && v.phase !== "over" ? " acting" : ""}`} key={p.seat}>
+            <div class="badge">
+              <span class={`wind-chip${p.seat === v.dealer ? " dealer" : ""}`} title={windName(p.wind)}>{windShort(p.wind)}</span>
+              <span class="pname">{names[player] ?? player}</span>
+              <span class="score">{v.match.scores[player]}</span>
+            </div>
+            <div class="open">
+              <span class="concealed">{(p.hand ?? []).map((x, i) => <TileView key={i} t={x} size="small" />)}</span>
+              {p.melds.map((m, i) => <MeldView key={i} m={m} size="small" />)}
+              {p.flowers.map((f, i) => <TileView key={`f${i}`} t={f} size="small" />)}
+            </div>
+            <div class="pond">
+              {p.discards.map(([x, claimed], i) => (
+                <TileView key={i} t={x} size="pond" claimed={claimed}
+                  latest={!!last && last.seat === p.seat && i === p.discards.length - 1} />
+              ))}
+            </div>
+          </div>
+        );
+      })}
+    </div>
+  );
+}

@@ -1,0 +1,94 @@
+import { useEffect, useState } from "preact/hooks";
+import { parseRoute } from "../app";
+import { errorText, t } from "../i18n";
+import type { AppState } from "../state";
+import { useApp, useAppState } from "./common";
+import { Lobby, NameForm, RoomLobby } from "./lobby";
+import { Replay } from "./replay";
+import { Table } from "./table";
+
+function Header({ s }: { s: AppState }) {
+  const app = useApp();
+  const status = s.replaced ? "stopped" : s.status === "open" && s.me ? "online" : s.status === "open" || s.status === "connecting" ? "connecting" : "offline";
+  return (
+    <header class="top">
+      <a class="brand" href="#" onClick={(e) => { e.preventDefault(); location.hash = ""; }}>
+        <span class="logo">中</span><span class="title">{t("title")}</span>
+      </a>
+      <span class="grow" />
+      <span class={`conn ${status}`} data-testid="conn" data-state={status} title={status}>
+        <span class="dot" />
+        <span class="label">
+          {status === "online" ? t("connected") : status === "connecting" ? t("connecting") : status === "offline" ? t("reconnecting") : t("offline")}
+        </span>
+      </span>
+      <label class="check small hint-toggle" title={t("hintOn")}>
+        <input type="checkbox" checked={app.prefs.hint} data-testid="hint-toggle"
+          onChange={(e) => app.setPrefs({ hint: (e.target as HTMLInputElement).checked })} />
+        {t("hint")}
+      </label>
+      <button type="button" class="lang" data-testid="lang" onClick={() => app.setPrefs({ lang: app.prefs.lang === "zh" ? "en" : "zh" })}>
+        {t("language")}
+      </button>
+      {s.me ? <span class="me" title={s.me.player}>{s.me.name}</span> : null}
+    </header>
+  );
+}
+
+function Banner({ s }: { s: AppState }) {
+  const app = useApp();
+  if (s.replaced) {
+    return (
+      <div class="banner warn">
+        {t("replaced")} <button type="button" onClick={() => app.reconnectNow()}>{t("reconnectNow")}</button>
+      </div>
+    );
+  }
+  if (s.status !== "open" && s.me) {
+    return <div class="banner warn" data-testid="reconnecting">{t("reconnecting")}</div>;
+  }
+  return null;
+}
+
+function ErrorToast({ s }: { s: AppState }) {
+  const app = useApp();
+  useEffect(() => {
+    if (!s.error) return;
+    const id = setTimeout(() => app.dismissError(), 5000);
+    return () => clearTimeout(id);
+  }, [s.error?.at]);
+  if (!s.error) return null;
+  return (
+    <div class="toast" role="alert" data-testid="error" data-code={s.error.code} onClick={() => app.dismissError()}>
+      {t("error", errorText(s.error.code, s.error.message))}
+    </div>
+  );
+}
+
+export function Root() {
+  const s = useAppState();
+  const app = useApp();
+  const [route, setRoute] = useState(parseRoute(location.hash));
+  useEffect(() => {
+    const on = () => setRoute(parseRoute(location.hash));
+    window.addEventListener("hashchange", on);
+    return () => window.removeEventListener("hashchange", on);
+  }, []);
+  useEffect(() => {
+    document.documentElement.lang = app.prefs.lang === "zh" ? "zh-CN" : "en";
+  });
+  let body;
+  if (route.replay) body = <Replay id={route.replay} s={s} />;
+  else if (!s.me) body = app.token && s.status !== "stopped" && !s.error ? <p class="muted center-text">{t("connecting")}</p> : <NameForm s={s} />;
+  else if (!s.room) body = <Lobby s={s} />;
+  else if (s.game && (s.room.phase === "playing" || s.matchResult)) body = <Table s={s} />;
+  else body = <RoomLobby s={s} />;
+  return (
+    <div class={`app lang-${app.prefs.lang}`}>
+      <Header s={s} />
+      <Banner s={s} />
+      <main>{body}</main>
+      <ErrorToast s={s} />
+    </div>
+  );
+}

@@ -1,0 +1,339 @@
+import { useEffect, useMemo, useState } from "preact/hooks";
+import type { Action, GameView, Options, PlayerView } from "../game";
+import { handLayout, hasClaim, options } from "../game";
+import { hintFor, readyDiscards } from "../hint";
+import { fanName, lang, t } from "../i18n";
+import { AppState, countdown, displayName } from "../state";
+import { Tile, tileLabel } from "../tiles";
+import { Countdown, MeldView, TileView, useApp, useNow, windName, windShort } from "./common";
+import { HandResultView, MatchResultView } from "./results";
+
+const POS = ["bottom", "right", "top", "left"] as const;
+
+/** The id of the player at a table seat this hand. */
+export function seatPlayer(g: GameView, seat: number): number {
+  return g.match.seats[seat] ?? seat;
+}
+
+export function seatName(s: AppState, g: GameView, seat: number): string {
+  const p = seatPlayer(g, seat);
+  const id = s.room?.seats[p]?.id;
+  return displayName(s, id, t("bot"));
+}
+
+export function Table({ s }: { s: AppState }) {
+  const app = useApp();
+  const g = s.game!;
+  const now = useNow(250);
+  const cd = countdown(s.clock, s.clockOffset, now);
+  const opts = options(g.legal);
+  const viewer = g.seat;
+  const [readyMode, setReadyMode] = useState(false);
+  const spectator = viewer === null;
+  const myTurn = !spectator && g.phase === "turn" && g.turn === viewer && opts.discards.size + opts.readyDiscards.size > 0;
+  useEffect(() => {
+    if (!myTurn) setReadyMode(false);
+  }, [myTurn]);
+  const showClaim = !spectator && g.phase === "claim" && g.to_act && hasClaim(opts);
+  const decidingPlayer = s.clock?.decision === "turn" ? s.clock.player : undefined;
+  return (
+    <div class={`table-wrap${spectator ? " spectating" : ""}`}>
+      <div class="table" data-testid="table">
+        {[2, 3, 1, 0].map((rel) => {
+          const seat = (rel + (viewer ?? 0)) % 4;
+          const p = g.players[seat];
+          const acting = g.phase === "turn" && g.turn === seat;
+          return (
+            <SeatPanel
+              key={seat} s={s} g={g} p={p} pos={POS[rel]} acting={acting}
+              timer={acting && cd && decidingPlayer === seatPlayer(g, seat) ? cd : null}
+            />
+          );
+        })}
+        <Center s={s} g={g} cd={g.phase === "claim" ? cd : null} />
+      </div>
+      {!spectator ? (
+        <HandBar s={s} g={g} opts={opts} myTurn={myTurn} readyMode={readyMode} setReadyMode={setReadyMode} />
+      ) : (
+        <div class="spectator-bar">{t("spectating")} · <button type="button" onClick={() => app.leave()}>{t("leave")}</button></div>
+      )}
+      {showClaim ? <ClaimPrompt s={s} g={g} opts={opts} seconds={cd?.left ?? null} /> : null}
+      {s.matchResult ? <MatchResultView s={s} /> : s.handResult ? <HandResultView s={s} /> : null}
+    </div>
+  );
+}
+
+function SeatPanel({ s, g, p, pos, acting, timer }: {
+  s: AppState; g: GameView; p: PlayerView; pos: string; acting: boolean;
+  timer: { left: number; free: number; bank: number } | null;
+}) {
+  const player = seatPlayer(g, p.seat);
+  const info = s.room?.seats[player];
+  const score = g.match.scores[player] ?? 0;
+  const self = g.seat === p.seat;
+  const auto = s.clock?.auto?.[player] ?? info?.auto ?? null;
+  const last = g.last;
+  const revealed = !self && p.hand && p.hand.length ? p.hand : null;
+  const winner = g.result?.win?.seat === p.seat;
+  return (
+    <section class={`seat-panel ${pos}${acting ? " acting" : ""}${self ? " self" : ""}`} data-seat={p.seat} data-pos={pos}>
+      <header class="badge">
+        <span class={`wind-chip${p.seat === g.dealer ? " dealer" : ""}`} title={`${windName(p.wind)}${p.seat === g.dealer ? " · " + t("dealer") : ""}`}>
+          {windShort(p.wind)}
+        </span>
+        <span class="pname">{seatName(s, g, p.seat)}</span>
+        <span class="score" data-testid="score">{score}</span>
+        {p.seat === g.dealer ? <span class="tag dealer-tag">{t("dealer")}</span> : null}
+        {p.declared ? <span class="tag ready-tag">{t("declared")}</span> : null}
+        {p.blocked ? <span class="tag warn">{t("blocked")}</span> : null}
+        {info && !info.connected && !info.bot ? <span class="tag warn">{t("disconnected")}</span> : null}
+        {auto ? <span class="tag">{t("auto")}</span> : null}
+        {timer ? <Countdown seconds={timer.free > 0 ? timer.free : timer.left} bank={timer.free > 0 ? timer.bank : undefined} /> : null}
+      </header>
+      <div class="open">
+        {!self ? (
+          revealed ? (
+            <span class={`concealed revealed${winner ? " winner" : ""}`}>
+              {revealed.map((x, i) => <TileView key={i} t={x} size="meld" />)}
+            </span>
+          ) : (
+            <span class="concealed backs" data-count={p.tiles}>
+              {Array.from({ length: p.tiles }, (_, i) => <TileView key={i} size="small" back />)}
+              <span class="count">×{p.tiles}</span>
+            </span>
+          )
+        ) : null}
+        {p.melds.map((m, i) => <MeldView key={i} m={m} size="meld" />)}
+        {p.flowers.length ? (
+          <span class="flowers" title={t("flowers")}>
+            {p.flowers.map((f, i) => <TileView key={i} t={f} size="small" />)}
+          </span>
+        ) : null}
+      </div>
+      <div class="pond" data-testid="pond">
+        {p.discards.map(([tile, claimed], i) => (
+          <TileView
+            key={i} t={tile} size="pond" claimed={claimed}
+            latest={!!last && last.seat === p.seat && i === p.discards.length - 1 && !claimed}
+          />
+        ))}
+      </div>
+    </section>
+  );
+}
+
+function Center({ s, g, cd }: { s: AppState; g: GameView; cd: { left: number } | null }) {
+  return (
+    <div class="center" data-testid="center">
+      <div class="round">{t("prevalent", windName(g.prevalent))}</div>
+      <div class="handno">{t("handOf", g.match.hand + 1, g.match.hands)}</div>
+      <div class="wallcount" data-testid="wall">{t("wall", g.wall)}</div>
+      {g.phase === "claim" && g.claim ? (
+        <div class="claim-tile">
+          <TileView t={g.claim.tile} size="meld" latest />
+          {cd ? <Countdown seconds={cd.left} warn={3} /> : null}
+        </div>
+      ) : null}
+      {s.room?.type ? <div class="rtype muted">{t(`type_${s.room.type}` as "type_guobiao")}</div> : null}
+    </div>
+  );
+}
+
+function HandBar({ s, g, opts, myTurn, readyMode, setReadyMode }: {
+  s: AppState; g: GameView; opts: Options; myTurn: boolean; readyMode: boolean; setReadyMode: (b: boolean) => void;
+}) {
+  const app = useApp();
+  const { tiles, drawn } = handLayout(g);
+  const all = drawn === null ? tiles : [...tiles, drawn];
+  const [sel, setSel] = useState<number | null>(null);
+  const canDiscard = (x: Tile) => (readyMode ? opts.readyDiscards.has(x) : opts.discards.has(x));
+  const key = `${g.match.hand}:${g.seq}:${all.join(",")}`;
+  useEffect(() => {
+    // A new decision: select the drawn tile (the usual discard), or nothing.
+    setSel(myTurn ? all.length - 1 : null);
+  }, [key, myTurn]);
+  const ready = useMemo(() => (app.prefs.hint && myTurn ? readyDiscards(g) : new Set<Tile>()), [key, myTurn, app.prefs.hint]);
+  const discard = (i: number) => {
+    const x = all[i];
+    if (x === undefined || !myTurn || !canDiscard(x)) return;
+    app.act(readyMode ? { a: "discard", tile: x, ready: true } : { a: "discard", tile: x });
+    setReadyMode(false);
+    setSel(null);
+  };
+  const clickTile = (i: number) => {
+    if (!myTurn) return;
+    if (sel === i) discard(i);
+    else setSel(i);
+  };
+  // Keyboard: ← → choose, Enter / ↓ discard, H win, K kong, R 报听 (Enter continues: results.tsx).
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
+      if (g.phase === "claim") return; // the claim prompt has its own keys
+      const k = e.key.toLowerCase();
+      if (myTurn) {
+        if (k === "arrowleft") { setSel((x) => Math.max(0, (x ?? all.length) - 1)); e.preventDefault(); }
+        else if (k === "arrowright") { setSel((x) => Math.min(all.length - 1, (x ?? -1) + 1)); e.preventDefault(); }
+        else if ((k === "enter" || k === "arrowdown" || k === " ") && sel !== null) { discard(sel); e.preventDefault(); }
+        else if ((k === "h" || k === "w") && opts.win) app.act({ a: "win" });
+        else if (k === "k" && opts.concealedKongs.length + opts.addedKongs.length === 1) {
+          app.act(opts.concealedKongs.length ? { a: "concealed_kong", tile: opts.concealedKongs[0] } : { a: "added_kong", tile: opts.addedKongs[0] });
+        } else if (k === "r" && opts.readyDiscards.size) setReadyMode(!readyMode);
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  });
+  const selectedTile = sel !== null ? all[sel] : undefined;
+  const hintOn = app.prefs.hint;
+  const waits = hintOn ? (myTurn ? (selectedTile !== undefined ? hintFor(g, selectedTile) : []) : hintFor(g, null)) : [];
+  const countdownMine = myTurn ? countdown(s.clock, s.clockOffset, Date.now() / 1000) : null;
+  return (
+    <div class={`hand-bar${myTurn ? " my-turn" : ""}`} data-testid="hand-bar">
+      <div class="status-line">
+        {myTurn ? <b class="your-turn" data-testid="your-turn">{readyMode ? t("declareReadyOn") : t("yourTurn")}</b> : (
+          g.phase === "turn" ? <span class="muted">{t("waitingFor", seatName(s, g, g.turn))}</span> : <span />
+        )}
+        {countdownMine ? (
+          <Countdown seconds={countdownMine.free > 0 ? countdownMine.free : countdownMine.left}
+            bank={countdownMine.free > 0 ? countdownMine.bank : undefined} />
+        ) : null}
+        {myTurn ? <span class="muted small help">{t("discardHelp")}</span> : null}
+      </div>
+      <div class="hand" data-testid="hand">
+        {all.map((x, i) => (
+          <TileView
+            key={`${i}-${x}`} t={x} size="hand" selected={myTurn && sel === i}
+            marked={ready.has(x)} dim={myTurn && !canDiscard(x)}
+            extra={drawn !== null && i === all.length - 1 ? "drawn" : undefined}
+            onClick={myTurn ? () => clickTile(i) : undefined}
+          />
+        ))}
+      </div>
+      <div class="actions" data-testid="actions">
+        {myTurn && opts.win ? <button type="button" class="win" data-action="win" onClick={() => app.act({ a: "win" })}>{t("selfDrawn")} <kbd>H</kbd></button> : null}
+        {myTurn ? opts.concealedKongs.map((x) => (
+          <button type="button" data-action="concealed_kong" onClick={() => app.act({ a: "concealed_kong", tile: x })}>
+            {t("concealedKong")} <TileView t={x} size="small" />
+          </button>
+        )) : null}
+        {myTurn ? opts.addedKongs.map((x) => (
+          <button type="button" data-action="added_kong" onClick={() => app.act({ a: "added_kong", tile: x })}>
+            {t("addedKong")} <TileView t={x} size="small" />
+          </button>
+        )) : null}
+        {myTurn && opts.readyDiscards.size ? (
+          <button type="button" class={readyMode ? "on" : ""} data-action="declare" onClick={() => setReadyMode(!readyMode)}>
+            {t("declareReady")} <kbd>R</kbd>
+          </button>
+        ) : null}
+        {myTurn && sel !== null && all[sel] !== undefined && canDiscard(all[sel]) ? (
+          <button type="button" class="primary" data-action="discard" onClick={() => discard(sel)}>
+            {lang() === "zh" ? "打出" : "Discard"} {tileLabel(all[sel], lang())} <kbd>↵</kbd>
+          </button>
+        ) : null}
+        <span class="grow" />
+        <AutoToggle s={s} g={g} />
+      </div>
+      {hintOn ? <HintPanel g={g} waits={waits} myTurn={myTurn} selected={selectedTile} /> : null}
+    </div>
+  );
+}
+
+function AutoToggle({ s, g }: { s: AppState; g: GameView }) {
+  const app = useApp();
+  const player = g.seat === null ? null : seatPlayer(g, g.seat);
+  if (player === null) return null;
+  const on = !!s.clock?.auto?.[player];
+  return (
+    <button type="button" class={on ? "on" : ""} data-action="auto" onClick={() => app.setAuto(!on)}>
+      {on ? t("autoOff") : t("autoOn")}
+    </button>
+  );
+}
+
+function HintPanel({ g, waits, myTurn, selected }: {
+  g: GameView; waits: ReturnType<typeof hintFor>; myTurn: boolean; selected: Tile | undefined;
+}) {
+  if (g.phase === "over") return null;
+  const title = myTurn
+    ? selected !== undefined ? t("ifDiscard", tileLabel(selected, lang())) : t("hint")
+    : t("waitsLabel");
+  return (
+    <div class="hint" data-testid="hint">
+      <span class="hint-title">{t("hint")} · {title}</span>
+      {waits.length === 0 ? <span class="muted">{t("noWaits")}</span> : (
+        <span class="waits">
+          {waits.map((w) => (
+            <span class="wait" data-wait={w.tile} key={w.tile}>
+              <TileView t={w.tile} size="small" dim={w.unseen === 0} />
+              <span class="unseen">{t("unseen", w.unseen)}</span>
+              {w.fans ? (
+                <span class="fans" title={w.fans.map((f) => `${fanName(f)} ${f[3]}${f[4] > 1 ? "×" + f[4] : ""}`).join(", ")}>
+                  {w.total === null || w.total === undefined ? t("tooFew") : t("fanPts", w.total)}
+                </span>
+              ) : null}
+            </span>
+          ))}
+        </span>
+      )}
+    </div>
+  );
+}
+
+function ClaimPrompt({ s, g, opts, seconds }: { s: AppState; g: GameView; opts: Options; seconds: number | null }) {
+  const app = useApp();
+  const claim = g.claim!;
+  const choices: { key: string; label: string; action: Action; tiles?: Tile[]; cls: string }[] = [];
+  if (opts.win) choices.push({ key: "H", label: t("win"), action: { a: "win" }, cls: "win" });
+  if (opts.kong) choices.push({ key: "K", label: t("kong"), action: { a: "kong" }, cls: "kong" });
+  if (opts.pung) choices.push({ key: "P", label: t("pung"), action: { a: "pung" }, cls: "pung" });
+  opts.chows.forEach((low, i) => {
+    choices.push({
+      key: opts.chows.length === 1 ? "C" : String(i + 1), label: t("chow"), action: { a: "chow", low },
+      tiles: [low, low + 1, low + 2], cls: "chow",
+    });
+  });
+  choices.push({ key: "Esc", label: t("pass"), action: { a: "pass" }, cls: "pass" });
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.target instanceof HTMLInputElement) return;
+      const k = e.key;
+      const hit = choices.find((c) =>
+        (c.key === "Esc" && (k === "Escape" || k === " " || k.toLowerCase() === "g")) ||
+        c.key.toLowerCase() === k.toLowerCase() || (c.key === "H" && k.toLowerCase() === "w"));
+      if (hit) {
+        e.preventDefault();
+        app.act(hit.action);
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  });
+  const who = seatName(s, g, claim.seat);
+  return (
+    <div class="claim-prompt" role="dialog" data-testid="claim-prompt">
+      <div class="claim-head">
+        <span>{(claim.kind === "rob" ? t("robPrompt", who, "") : t("claimPrompt", who, ""))}</span>
+        <TileView t={claim.tile} size="meld" latest />
+        {seconds !== null ? <Countdown seconds={seconds} warn={3} /> : null}
+      </div>
+      <div class="claim-options">
+        {choices.map((c) => (
+          <button type="button" class={`claim ${c.cls}`} data-action={c.action.a} data-low={c.action.a === "chow" ? (c.action as any).low : undefined}
+            onClick={() => app.act(c.action)}>
+            <span class="label">{c.label}</span>
+            {c.tiles ? (
+              <span class="tiles">
+                {c.tiles.map((x) => <TileView t={x} size="small" latest={x === claim.tile} />)}
+              </span>
+            ) : null}
+            <kbd>{c.key}</kbd>
+          </button>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+export { POS };

@@ -1,0 +1,125 @@
+import { describe, expect, it } from "vitest";
+import { inviteLink, parseRoute } from "../src/app";
+import { defaultLang, setLang, t } from "../src/i18n";
+import { backoff, decodeFrame, encodeFrame, wsUrl } from "../src/net";
+import { AppState, countdown, displayName, estimateOffset, initialState, reduce } from "../src/state";
+
+const INFO = {
+  id: "r0000abcd", type: "guobiao", host: "pA",
+  config: { type: "guobiao", private: true, hands: 4, first_turn_time: 30, turn_time: 15, claim_time: 8, claim_min: 1, bank: 60, bots: true, spectators: true },
+  phase: "lobby", matches: 0, spectators: [], invite: "ABCD2345",
+  seats: [{ id: "pA", bot: null, ready: false, connected: true, auto: null }, null, null, null],
+};
+
+function signedIn(): AppState {
+  return reduce(initialState(), { t: "welcome", player: "pA", name: "Ann", token: "f".repeat(32), room: null, queued: null }, 0);
+}
+
+describe("reducing server messages", () => {
+  it("welcome, then a room's snapshot and messages", () => {
+    let s = signedIn();
+    expect(s.me).toEqual({ player: "pA", name: "Ann", token: "f".repeat(32) });
+    expect(s.names.pA).toBe("Ann");
+    s = reduce(s, { t: "snapshot", room: INFO.id, rseq: 1, n: 1, info: INFO, you: { id: "pA", seat: 0, host: true }, game: null, clock: null, records: { matches: [], current: [] } }, 0);
+    expect(s.room!.invite).toBe("ABCD2345");
+    expect(s.you).toEqual({ id: "pA", seat: 0, host: true });
+    const seats = [INFO.seats[0], { id: "bot-1", bot: "fan", ready: true, connected: true, auto: null }, null, null];
+    s = reduce(s, { t: "room", room: INFO.id, rseq: 2, n: 2, info: { ...INFO, seats } }, 0);
+    expect(s.room!.seats[1]!.bot).toBe("fan");
+    expect(s.needSnapshot).toBe(false);
+  });
+
+  it("a match start makes a fresh table that the game messages fill", () => {
+    let s = signedIn();
+    s = reduce(s, { t: "room", n: 1, info: INFO }, 0);
+    s = reduce(s, { t: "room", n: 2, info: { ...INFO, phase: "playing" } }, 0);
+    expect(s.game).not.toBeNull();
+    s = reduce(s, {
+      t: "game", n: 3, legal: [{ a: "discard", tile: 3 }], to_act: true, seq: 0,
+      clock: { decision: "turn", player: 0, started: 100, free_until: 130, deadline: 190, banks: [60, 60, 60, 60], auto: [null, null, null, null] },
+      events: [
+        { t: "hand_start", hand: 0, round: 0, seats: [0, 1, 2, 3], scores: [0, 0, 0, 0], seq: 0 },
+        { t: "start", dealer: 0, prevalent: 0, wall: 144, seq: 0, hand: 0 },
+        { t: "deal", seat: 0, count: 14, tiles: [3, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14], hand: 0 },
+        { t: "turn", seat: 0, seq: 0, hand: 0 },
+      ],
+    }, 99.5);
+    expect(s.game!.seat).toBe(0);
+    expect(s.game!.hand).toHaveLength(14);
+    expect(s.game!.legal).toHaveLength(1);
+    expect(s.clockOffset).toBeCloseTo(0.5);
+  });
+
+  it("asks for a snapshot when a numbered push is missing", () => {
+    let s = reduce(signedIn(), { t: "room", n: 1, info: INFO }, 0);
+    s = reduce(s, { t: "room", n: 3, info: INFO }, 0);
+    expect(s.needSnapshot).toBe(true);
+  });
+
+  it("results, reveals, errors, leaving", () => {
+    let s = reduce(signedIn(), { t: "room", n: 1, info: { ...INFO, phase: "playing" } }, 0);
+    const rec = { match: 1, hand: 0, winner: null, ids: ["pA", "bot-1", "bot-2", "bot-3"], deltas: [0, 0, 0, 0], scores: [0, 0, 0, 0] };
+    s = reduce(s, { t: "hand_result", n: 2, record: rec }, 0);
+    expect(s.handResult).toEqual(rec);
+    expect(s.records.current).toHaveLength(1);
+    s = reduce(s, { t: "reveal", match: 1, id: 42, seed: 7, salt: "ab", commitment: "cd" }, 0);
+    expect(s.reveals[1].id).toBe(42);
+    s = reduce(s, { t: "error", code: "room/full", message: "every seat is taken" }, 5);
+    expect(s.error).toEqual({ code: "room/full", message: "every seat is taken", at: 5 });
+    expect(reduce(s, { t: "error", code: "action/stale", message: "late" }, 6).error!.at).toBe(5); // not shown
+    s = reduce(s, { t: "left", n: 3 }, 0);
+    expect(s.room).toBeNull();
+  });
+});
+
+describe("clocks", () => {
+  it("estimates the server's clock from decision starts, never past their whole time", () => {
+    expect(estimateOffset(null, { started: 1010 } as any, 1000)).toBe(10);
+    expect(estimateOffset(10, { started: 1005 } as any, 1000)).toBe(10);
+    expect(estimateOffset(10, { now: 2000 } as any, 1000)).toBe(1000);
+    const clock = { decision: "turn", started: 100, free_until: 115, deadline: 175, banks: [60], auto: [] } as any;
+    expect(countdown(clock, 0, 105)).toEqual({ left: 70, free: 10, bank: 60 });
+    expect(countdown(clock, 0, 120)).toEqual({ left: 55, free: 0, bank: 55 });
+    expect(countdown(clock, -5, 100)!.left).toBe(75); // a late estimate shows at most the whole time
+    expect(countdown({ ...clock, deadline: null }, 0, 0)).toBeNull();
+  });
+});
+
+describe("names, routes, frames", () => {
+  it("names players, bots and strangers", () => {
+    const s = signedIn();
+    expect(displayName(s, "pA")).toBe("Ann");
+    expect(displayName(s, "bot-2", "机器人")).toBe("机器人 2");
+    expect(displayName(s, "pZZ")).toBe("pZZ");
+  });
+
+  it("reads invite and replay links", () => {
+    expect(parseRoute("#join=ABCD2345")).toEqual({ join: "ABCD2345" });
+    expect(parseRoute("#replay=12")).toEqual({ replay: "12" });
+    expect(parseRoute("")).toEqual({});
+    expect(inviteLink("http://x:1", "ABCD2345")).toBe("http://x:1/#join=ABCD2345");
+    expect(wsUrl({ protocol: "https:", host: "m.example" })).toBe("wss://m.example/ws");
+  });
+
+  it("encodes msgpack frames without undefined fields, integers as integers", () => {
+    const bytes = encodeFrame({ t: "act", action: { a: "discard", tile: 5, seq: 12 }, id: undefined });
+    expect(decodeFrame(bytes)).toEqual({ t: "act", action: { a: "discard", tile: 5, seq: 12 } });
+    expect(bytes[0]).toBe(0x82); // a map of two entries: no "id": nil
+    expect(() => decodeFrame(encodeFrame([1, 2] as any))).toThrow();
+  });
+
+  it("backs off between reconnections, up to 8 s", () => {
+    expect(backoff(0, () => 0.5)).toBe(500);
+    expect(backoff(3, () => 0.5)).toBe(4000);
+    expect(backoff(10, () => 1)).toBe(10000);
+  });
+
+  it("speaks Chinese and English", () => {
+    expect(defaultLang(["en-GB", "zh"])).toBe("en");
+    expect(defaultLang(["fr"])).toBe("zh");
+    setLang("en");
+    expect(t("handOf", 1, 4)).toBe("Hand 1 of 4");
+    setLang("zh");
+    expect(t("handOf", 1, 4)).toBe("第 1/4 盘");
+  });
+});

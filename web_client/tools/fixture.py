@@ -1,0 +1,115 @@
+"""Print the real game's projected events and views, for the reducer test.
+
+The client folds projected events into a view (src/game.ts); this records, for a seeded match played
+by a simple policy, what each viewer (a player, and a spectator) receives after every action and what
+game.match.view says the viewer should see then (game/ is pure Python: any python3 runs it):
+
+    python3 web_client/tools/fixture.py [seed] [hands]          (test/game.test.ts runs it)
+    python3 web_client/tools/fixture.py replay [seed] [hands]   (a replay file: test/simulate.test.ts)
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from game import match as gm  # noqa: E402
+from game.actions import to_dict as action_dict  # noqa: E402
+from game.actions import AddedKong, Chow, ConcealedKong, Continue, Discard, Kong, Pass, Pung, Win  # noqa: E402
+from game.shanten import shanten  # noqa: E402
+from game.rules import Rules  # noqa: E402
+
+VIEWERS = (0, 2, None)  # two players and a spectator
+
+
+def choose(m, player: int, legal, rng: random.Random):
+    """Win when possible, take kongs, sometimes pungs and chows, and discard towards a win (shanten),
+    so that the matches have wins, kongs and claims for the reducer to follow."""
+    kinds = {type(a) for a in legal}
+    for k in (Win, Kong, ConcealedKong, AddedKong, Pung, Chow):
+        if k in kinds and (k in (Win, Kong, ConcealedKong, AddedKong) or rng.random() < 0.5):
+            return rng.choice([a for a in legal if type(a) is k])
+    for k in (Pass, Continue):
+        if k in kinds:
+            return next(a for a in legal if type(a) is k)
+    hand = m.hand
+    seat = m.seat_of(player)
+    tiles = list(hand.concealed[seat])
+    melds = len(hand.melds[seat])
+
+    def after(a):
+        rest = list(tiles)
+        rest.remove(a.tile)
+        return shanten(rest, melds), rng.random()
+
+    discards = [a for a in legal if type(a) is Discard and not a.ready]
+    return min(discards, key=after) if discards else rng.choice(list(legal))
+
+
+def digest(v: dict) -> dict:
+    keep = ("seq", "phase", "dealer", "prevalent", "turn", "wall", "seat", "hand")
+    out = {k: v.get(k) for k in keep if k in v}
+    out["players"] = [
+        {k: p[k] for k in ("seat", "wind", "melds", "flowers", "discards", "tiles", "declared", "blocked")}
+        for p in v["players"]
+    ]
+    out["match"] = {k: v["match"][k] for k in ("hand", "round", "seats", "scores", "phase")}
+    if "result" in v:
+        out["result"] = v["result"]
+    return out
+
+
+def main(seed: int = 11, hands: int = 2) -> None:
+    rng = random.Random(seed)
+    m, events = gm.start_match(Rules(hands=hands, min_fan=0), seed=seed)
+    steps = [{"events": {str(p): [x for x in (gm.project(e, p) for e in events) if x] for p in VIEWERS},
+              "views": {str(p): digest(gm.view(m, p)) for p in VIEWERS}}]
+    while m.phase != gm.FINISHED:
+        player = gm.pending(m)[0]
+        action = choose(m, player, gm.legal_actions(m, player), rng)
+        m, events = gm.step(m, player, action)
+        steps.append({
+            "events": {str(p): [x for x in (gm.project(e, p) for e in events) if x] for p in VIEWERS},
+            "views": {str(p): digest(gm.view(m, p)) for p in VIEWERS},
+        })
+    json.dump({"seed": seed, "hands": hands, "viewers": [str(p) for p in VIEWERS], "steps": steps},
+              sys.stdout, separators=(",", ":"))
+
+
+def replay_file(seed: int, hands: int) -> None:
+    """A finished match as GET /api/matches/<id> serves it (seed, rules, actions in the room's order,
+    hand records), with the game's own events to compare a client-side replay against."""
+    from rooms.records import hand_record
+
+    rng = random.Random(seed)
+    rules = Rules(hands=hands, min_fan=0)
+    m, events = gm.start_match(rules, seed=seed)
+    ids = ["p0", "bot-1", "bot-2", "bot-3"]
+    log, records, all_events = [], [], list(events)
+    while m.phase != gm.FINISHED:
+        waiting = gm.pending(m)
+        if m.phase == gm.PLAYING and m.hand.claim is not None:
+            # The room passes a window's answers counterclockwise from the discarder.
+            first = m.hand.claim.seat
+            waiting = sorted(waiting, key=lambda p: (m.seat_of(p) - first) % 4)
+        player = waiting[0]
+        action = choose(m, player, gm.legal_actions(m, player), rng)
+        m, events = gm.step(m, player, action)
+        log.append([player, action_dict(action)])
+        all_events += events
+        if any(e["t"] == "scores" for e in events):
+            records.append(hand_record(m, 1, ids))
+    json.dump({"format": "guobiao-match/1", "id": 1, "seed": str(seed), "rules": {"hands": hands, "flowers": True},
+               "players": ids, "actions": log, "hands": records, "scores": list(m.scores), "events": all_events},
+              sys.stdout, separators=(",", ":"))
+
+
+if __name__ == "__main__":
+    if sys.argv[1:2] == ["replay"]:
+        replay_file(*(int(a) for a in sys.argv[2:4]))
+    else:
+        main(*(int(a) for a in sys.argv[1:3]))
