@@ -8,28 +8,37 @@ fans from the checks (``game.fans.checks``), the principles decide which count
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from game.fans import table as F
 from game.fans.checks import (
+    ANY_SETS,
     CHOW,
     CONCEALED_PUNGS,
     HAND,
     KONG,
     KONGS,
+    NO_CHOWS,
+    NO_PUNGS,
     PUNG,
     PUNG_SINGLES,
+    SHAPE_NEEDS,
+    SUIT_MASKS,
     SHAPES,
     WIN,
 )
-from game.fans.context import HandError, WinContext, validate
+from game.fans.context import HandError, WinContext, counts, validate
 from game.fans.decompose import (
     formal_waits,
     honors_and_knitted,
     is_complete as _counts_complete,
-    is_seven_pairs,
     is_thirteen_orphans,
     knitted_in,
     regular_splits,
+    regular_waits,
+    splits_of,
+    suit,
+    suits,
 )
 from game.fans.principles import better, combine_chows, combine_pungs, exclude, total
 from game.fans.table import FANS
@@ -38,6 +47,7 @@ from game.rules import Rules
 from game.tiles import NUM_KINDS, WINDS, format_tiles, tile_name
 
 _MELD_KIND = {MELD_CHOW: CHOW, MELD_KONG: KONG}
+_WHOLE = ((),)  # the occurrences of a fan of the whole hand
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,155 +72,296 @@ class Score:
         return {f.id: f.count for f in self.fans}
 
 
-class _Facts:
-    """What every reading of one hand shares: tiles present, win fans, waits."""
-
-    __slots__ = ("ctx", "melds", "standing", "kinds", "win_fans", "melded", "tile_hog", "unique_wait")
-
-    def __init__(self, hand: Hand, ctx: WinContext, all_counts: list[int]):
-        self.ctx = ctx
-        self.melds = [(m.tile, _MELD_KIND.get(m.kind, PUNG), m.is_melded) for m in hand.melds]
-        standing = [0] * NUM_KINDS
-        for t in hand.tiles:
-            standing[t] += 1
-        self.unique_wait = len(formal_waits(tuple(standing))) == 1
-        standing[ctx.win_tile] += 1
-        self.standing = tuple(standing)
-        self.kinds = frozenset(t for t in range(NUM_KINDS) if all_counts[t])
-        self.melded = sum(1 for m in hand.melds if m.is_melded)
-        kongs = sum(1 for m in hand.melds if m.kind == MELD_KONG)
-        self.tile_hog = all_counts.count(4) - kongs  # R98 #64: four copies used without a kong
-        win_fans = {fan: [()] for fan, test in HAND.items() if test(self.kinds)}
-        # 和绝张 is also certain when the winner's own melds show the other three copies (decisions.md 4).
-        in_melds = sum(x == ctx.win_tile for m in hand.melds for x in m.tiles)
-        if ctx.fourth_tile or in_melds == 3:
-            win_fans[F.LAST_TILE] = [()]
-        self.win_fans = win_fans
+# A frozen dataclass's __init__ sets each field through object.__setattr__; a Score is built once per
+# hand, so _new_score fills its slots directly through their descriptors (the same object, at half
+# the cost).
+_SCORE_FIELDS = ("fans", "total", "total_without_flowers", "form", "groups")
+assert tuple(Score.__dataclass_fields__) == _SCORE_FIELDS
+_set_fans_slot, _set_total, _set_total_without_flowers, _set_form, _set_groups = (
+    Score.__dict__[name].__set__ for name in _SCORE_FIELDS)
 
 
-def _common(facts: _Facts, melded: int) -> dict[int, list]:
-    found = {fan: list(occ) for fan, occ in facts.win_fans.items()}
+def _new_score(fans: tuple, total: int, total_without_flowers: int, form: str, groups: tuple) -> Score:
+    s = object.__new__(Score)
+    _set_fans_slot(s, fans)
+    _set_total(s, total)
+    _set_total_without_flowers(s, total_without_flowers)
+    _set_form(s, form)
+    _set_groups(s, groups)
+    return s
+
+
+# -- lookup tables compiled once from the check tables (game.fans.checks) --------------------------
+# Each keeps the checks' own answers, so a reading looks a fan up instead of calling every check.
+
+# The single-pung fans of each tile, for each seat wind and prevalent wind.
+_PUNG_SINGLES = tuple(
+    tuple(tuple(fan for fan, test in PUNG_SINGLES.items() if test(t, WINDS[seat], WINDS[prevalent]))
+          for t in range(NUM_KINDS))
+    for seat in range(4) for prevalent in range(4))  # at seat * 4 + prevalent
+# The kong fans by (melded kongs, concealed kongs), the concealed-pung fans by their count.
+_KONG_FANS = tuple(tuple(tuple(fan for fan, test in KONGS.items() if test(m, c)) for c in range(5)) for m in range(5))
+_CONCEALED_PUNG_FANS = tuple(tuple(fan for fan, test in CONCEALED_PUNGS.items() if test(n)) for n in range(5))
+# The shape checks worth running, by the kinds of a reading's sets and its pair (SHAPE_NEEDS).
+_SHAPE_TESTS = {
+    kinds: tuple(
+        tuple((fan, SHAPES[fan]) for fan, (need, pairs) in SHAPE_NEEDS.items()
+              if (need == ANY_SETS or need == kinds) and pair in pairs)
+        for pair in range(NUM_KINDS))
+    for kinds in (ANY_SETS, NO_CHOWS, NO_PUNGS)
+}
+
+
+# The whole-hand fans (HAND, data) read part by part: a part's tiles (a suit, or a meld) stay within
+# some of the fans' ``only`` masks and touch some of their ``needs`` (and suits); a hand stays within
+# what all its parts stay within and touches what any touches. Few keys, so both steps are cached.
+_ONLY_MASKS = tuple(sorted({w.only for w in HAND.values()}))
+_NEED_MASKS = tuple(sorted({need for w in HAND.values() for need in w.needs} | set(SUIT_MASKS)))
+_SUIT_NEEDS = tuple(1 << _NEED_MASKS.index(m) for m in SUIT_MASKS)
+
+
+@lru_cache(maxsize=None)
+def _features(bits: int) -> tuple[int, int]:
+    """(the only-masks these tiles stay within, the need-masks they touch), as bit sets."""
+    within = sum(1 << i for i, only in enumerate(_ONLY_MASKS) if bits & ~only == 0)
+    touches = sum(1 << i for i, need in enumerate(_NEED_MASKS) if bits & need)
+    return within, touches
+
+
+@lru_cache(maxsize=None)
+def _hand_fans(within: int, touches: int) -> tuple:
+    """The whole-hand fans of a hand with these features, as (fan, occurrences)."""
+    suits = sum(1 for bit in _SUIT_NEEDS if touches & bit)
+    return tuple(
+        (fan, _WHOLE) for fan, w in HAND.items()
+        if within >> _ONLY_MASKS.index(w.only) & 1
+        and all(touches >> _NEED_MASKS.index(need) & 1 for need in w.needs)
+        and (w.suits is None or w.suits == suits))
+
+
+@lru_cache(maxsize=None)
+def _win_fans(last_tile: bool, self_drawn: bool, kong: bool, wall_last: bool, melded: int, tile_hog: int) -> tuple:
+    """The fans of how the hand was won, as (fan, occurrences): 和绝张, the WIN checks (which read
+    only these flags, see game.fans.checks) and 四归一. Few keys (some hundreds)."""
+    found = {F.LAST_TILE: _WHOLE} if last_tile else {}
+    ctx = WinContext(0, self_drawn, False, kong, wall_last)
     for fan, test in WIN.items():
-        if test(facts.ctx, melded):
-            found[fan] = [()]
-    if facts.tile_hog > 0:
-        found[F.TILE_HOG] = [()] * facts.tile_hog
-    return found
+        if test(ctx, melded):
+            found[fan] = _WHOLE
+    if tile_hog > 0:  # R98 #64: four copies used without a kong
+        found[F.TILE_HOG] = _WHOLE * tile_hog
+    return tuple(found.items())
 
 
-def _set_fans(found: dict, groups: list, facts: _Facts) -> None:
-    """Fans of the sets of a regular or 组合龙 reading: combinations, single pungs, kongs."""
-    ctx = facts.ctx
-    seat, prevalent = WINDS[ctx.seat_wind], WINDS[ctx.prevalent_wind]
+# The suit of each tile in a ``suits`` tuple (3 = honors, from tile 27 = 3 * 9 too).
+_PART = tuple(min(t // 9, 3) for t in range(NUM_KINDS))
+# R98 #4 九莲宝灯: 1112345678999 of one suit plus any tile of it, as the suit's key for each winning rank.
+_NINE_GATES = tuple(tuple(n + (r == w) for r, n in enumerate((3, 1, 1, 1, 1, 1, 1, 1, 3))) for w in range(9))
+
+
+class _Facts:
+    """What every reading of one hand shares, computed once per hand."""
+
+    __slots__ = ("self_drawn", "win", "melds", "base", "singles", "standing", "parts", "nine_gates", "_unique_wait")
+
+    def __init__(self, hand: Hand, ctx: WinContext, standing: list[int], all_counts: list[int]):
+        self.self_drawn = ctx.self_drawn
+        win = self.win = ctx.win_tile
+        self.standing = standing
+        parts = self.parts = suits(standing)
+        self._unique_wait = None
+        self.singles = _PUNG_SINGLES[ctx.seat_wind * 4 + ctx.prevalent_wind]
+        a, b, c, d = parts
+        wa, ta = _features(a.bits)
+        wb, tb = _features(b.bits)
+        wc, tc = _features(c.bits)
+        wd, td = _features(d.bits)
+        within, touches = wa & wb & wc & wd, ta | tb | tc | td
+        melded = kongs = 0
+        in_melds = 0  # copies of the winning tile in the melds
+        if hand.melds:
+            groups = []
+            for m in hand.melds:
+                tile = m.tile
+                kind = _MELD_KIND.get(m.kind, PUNG)
+                groups.append((tile, kind, not m.concealed))
+                w, t = _features(7 << tile if kind == CHOW else 1 << tile)
+                within &= w
+                touches |= t
+                if kind == CHOW:
+                    in_melds += tile <= win <= tile + 2
+                else:
+                    if tile == win:
+                        in_melds += 4 if kind == KONG else 3
+                    kongs += kind == KONG
+                melded += not m.concealed
+            self.melds = tuple(groups)
+            self.nine_gates = False
+        else:
+            self.melds = ()
+            self.nine_gates = win < 27 and parts[win // 9].key == _NINE_GATES[win % 9]
+
+        # The fans of the whole hand, shared by every reading (the special forms have no melds, so
+        # their melded count is the same 0). 和绝张 is also certain when the winner's own melds show
+        # the other three copies (decisions.md 4).
+        base = dict(_hand_fans(within, touches))
+        base.update(_win_fans(ctx.fourth_tile or in_melds == 3, ctx.self_drawn, ctx.kong, ctx.last_tile, melded,
+                              all_counts.count(4) - kongs))
+        self.base = base
+
+    def unique_wait(self) -> bool:
+        """Whether the standing tiles wait on one tile only (R98 #77-79), computed when first asked
+        (only for a hand with a regular split)."""
+        if self._unique_wait is None:
+            win = self.win
+            parts = self.parts
+            i = _PART[win]
+            lo = i * 9
+            key = parts[i].key
+            r = win - lo
+            before = suit(key[:r] + (key[r] - 1,) + key[r + 1:], lo)  # the win's suit without the winning tile
+            parts = parts[:i] + (before,) + parts[i + 1:]
+            if self.parts[i].pair:
+                # The pair is in the win's suit, so the other suits split into sets as they are and
+                # only that suit can take a tile (what regular_waits finds, in short).
+                waits = before.waits()
+            else:
+                waits = regular_waits(parts)
+            if len(waits) > 1:
+                self._unique_wait = False
+            else:
+                a, b, c, d = parts
+                if not self.melds and a.pairs + b.pairs + c.pairs + d.pairs == 6:  # 13 tiles: 七对 waits too
+                    waits = set(waits).union(a.odd(), b.odd(), c.odd(), d.odd())
+                self._unique_wait = len(waits) == 1
+        return self._unique_wait
+
+
+def _set_fans(found: dict, body: tuple, facts: _Facts) -> tuple:
+    """Fans of the sets (``body``: the groups but the pair) of a regular or 组合龙 reading:
+    combinations, single pungs, kongs. Returns, read on the same pass, the kinds of its sets
+    (ANY_SETS, NO_CHOWS or NO_PUNGS) for the shape checks, and the concealed chows that hold the
+    winning tile at an edge or in the middle (or None) for the wait fans."""
+    win = facts.win
+    singles = facts.singles
     chows, pungs = [], []
     melded_kongs = concealed_kongs = concealed_pungs = 0
-    win = ctx.win_tile
-    # R98 #33/#66 and fans.md §2.9: a pung completed by a discard is melded, unless the winning tile
-    # can be read as part of a concealed chow.
-    demote = not ctx.self_drawn and not any(
-        kind == CHOW and not melded and tile <= win <= tile + 2 for tile, kind, melded in groups[:-1])
-    for i, (tile, kind, melded) in enumerate(groups[:-1]):
+    win_pung = False
+    edge = closed = None
+    for i, (tile, kind, melded) in enumerate(body):
         if kind == CHOW:
             chows.append((tile, i))
+            if not melded and tile <= win <= tile + 2:
+                if tile + 1 == win:
+                    closed = i
+                else:
+                    edge = i
             continue
         pungs.append((tile, i))
-        for fan, test in PUNG_SINGLES.items():
-            if test(tile, seat, prevalent):
-                found.setdefault(fan, []).append((i,))
+        fans = singles[tile]
+        if fans:
+            for fan in fans:
+                if fan in found:
+                    found[fan].append((i,))
+                else:
+                    found[fan] = [(i,)]
         if kind == KONG:
             if melded:
                 melded_kongs += 1
             else:
                 concealed_kongs += 1
                 concealed_pungs += 1
-        elif not melded and not (demote and tile == win):
+        elif not melded:
             concealed_pungs += 1
-    for fan, occ in (*combine_chows(sorted(chows)), *combine_pungs(sorted(pungs))):
-        found.setdefault(fan, []).append(occ)
-    kong_sets = tuple(i for i, g in enumerate(groups[:-1]) if g[1] == KONG)
-    for fan, test in KONGS.items():
-        if test(melded_kongs, concealed_kongs):
+            win_pung = win_pung or tile == win
+    # R98 #33/#66 and fans.md §2.9: a pung completed by a discard is melded, unless the winning tile
+    # can be read as part of a concealed chow.
+    if win_pung and edge is None and closed is None and not facts.self_drawn:
+        concealed_pungs -= 1
+    for sets, combine in ((chows, combine_chows), (pungs, combine_pungs)):
+        if len(sets) < 2:
+            continue
+        if facts.melds:
+            sets.sort()  # by tile: melds come first, unsorted (the concealed sets are sorted)
+        tiles, index = zip(*sets)
+        for fan, positions in combine(tiles):
+            occ = tuple([index[p] for p in positions])
+            if fan in found:
+                found[fan].append(occ)
+            else:
+                found[fan] = [occ]
+    if melded_kongs or concealed_kongs:
+        kong_sets = tuple([i for i, group in enumerate(body) if group[1] == KONG])
+        for fan in _KONG_FANS[melded_kongs][concealed_kongs]:
             found[fan] = [kong_sets]
-    for fan, test in CONCEALED_PUNGS.items():
-        if test(concealed_pungs):
-            found[fan] = [tuple(i for i, g in enumerate(groups[:-1]) if g[1] != CHOW and not g[2])]
+    if concealed_pungs >= 2:
+        occ = tuple([i for i, group in enumerate(body) if group[1] != CHOW and not group[2]])
+        for fan in _CONCEALED_PUNG_FANS[concealed_pungs]:
+            found[fan] = [occ]
+    return NO_PUNGS if not pungs else NO_CHOWS if not chows else ANY_SETS, edge, closed
 
 
-def _wait_fan(groups: list, first_concealed: int, win: int):
-    """R98 #77-79 on a unique wait: where the winning tile sits among the concealed sets
-    (边张 > 嵌张 > 单钓将, fans.md §2.6)."""
-    edge = closed = single = None
-    for i in range(first_concealed, len(groups)):
-        tile, kind, _ = groups[i]
-        if i == len(groups) - 1:
-            if tile == win:
-                single = i
-        elif kind == CHOW:
-            if tile + 1 == win:
-                closed = i
-            elif tile == win or tile + 2 == win:
-                edge = i
+def _wait_fan(edge, closed, pair_at: int, pair: int, win: int):
+    """R98 #77-79 on a unique wait: where the winning tile sits among the concealed sets, given the
+    chows ``_set_fans`` found (边张 > 嵌张 > 单钓将, fans.md §2.6)."""
     if edge is not None:
-        return F.EDGE_WAIT, (edge,)
+        return F.EDGE_WAIT, [(edge,)]
     if closed is not None:
-        return F.CLOSED_WAIT, (closed,)
-    if single is not None:
-        return F.SINGLE_WAIT, (single,)
+        return F.CLOSED_WAIT, [(closed,)]
+    if pair == win:
+        return F.SINGLE_WAIT, [(pair_at,)]
     return None
 
 
-def _regular(facts: _Facts, split) -> tuple[dict, list]:
+_PAIR_GROUPS = tuple(((t, None, False),) for t in range(NUM_KINDS))  # a reading's last group: its pair
+
+
+def _regular(facts: _Facts, split) -> tuple[dict, tuple]:
     sets, pair = split
-    groups = list(facts.melds) + [(tile, kind, False) for tile, kind in sets] + [(pair, None, False)]
-    found = _common(facts, facts.melded)
-    _set_fans(found, groups, facts)
-    body = groups[:-1]
-    for fan, test in SHAPES.items():
-        if test(body, pair):
-            found[fan] = [()]
-    if facts.unique_wait:
-        wait = _wait_fan(groups, len(facts.melds), facts.ctx.win_tile)
-        if wait is not None:
-            found[wait[0]] = [wait[1]]
-    if not facts.melds and _is_nine_gates(facts):
-        found[F.NINE_GATES] = [()]
+    body = facts.melds + sets
+    groups = body + _PAIR_GROUPS[pair]
+    found = facts.base.copy()
+    kinds, edge, closed = _set_fans(found, body, facts)
+    tests = _SHAPE_TESTS[kinds][pair]
+    if tests:
+        for fan, test in tests:
+            if test(body, pair):
+                found[fan] = _WHOLE
+    wait = _wait_fan(edge, closed, len(body), pair, facts.win)
+    if wait is not None and facts.unique_wait():
+        found[wait[0]] = wait[1]
+    if facts.nine_gates:
+        found[F.NINE_GATES] = _WHOLE
     return exclude(found), groups
 
 
-def _is_nine_gates(facts: _Facts) -> bool:
-    # R98 #4: 1112345678999 of one suit, concealed, waiting on any tile of that suit.
-    win = facts.ctx.win_tile
-    if win >= 27:
-        return False
-    base = win - win % 9
-    held = list(facts.standing)
-    held[win] -= 1
-    return all(held[base + r] == (3 if r in (0, 8) else 1) for r in range(9)) and sum(held) == 13
-
-
 def _special(facts: _Facts) -> tuple[dict, list, str] | None:
-    """The forms other than a regular split: 七对/连七对, 全不靠/七星不靠, 十三幺, 组合龙 forms."""
+    """The forms other than a regular split: 七对/连七对, 全不靠/七星不靠, 十三幺, 组合龙 forms.
+    Each is tried only when the suits show the traits it needs."""
+    if len(facts.melds) > 1:
+        return None
     counts = facts.standing
+    a, b, c, d = facts.parts
     if not facts.melds:
-        if is_seven_pairs(counts):
-            found = _common(facts, 0)
-            found[F.SEVEN_SHIFTED_PAIRS if _is_shifted_pairs(counts) else F.SEVEN_PAIRS] = [()]
+        if a.even and b.even and c.even and d.even:  # 14 tiles in pairs: 七对
+            found = facts.base.copy()
+            found[F.SEVEN_SHIFTED_PAIRS if _is_shifted_pairs(counts) else F.SEVEN_PAIRS] = _WHOLE
             return exclude(found), [], "seven_pairs"
-        if honors_and_knitted(counts):
-            found = _common(facts, 0)
-            honors = sum(counts[27:])
+        if a.single and b.single and c.single and d.single and honors_and_knitted(counts):
+            found = facts.base.copy()
+            honors = d.kinds
             if honors == 7:
-                found[F.GREATER_HONORS_AND_KNITTED] = [()]
+                found[F.GREATER_HONORS_AND_KNITTED] = _WHOLE
             else:
-                found[F.LESSER_HONORS_AND_KNITTED] = [()]
+                found[F.LESSER_HONORS_AND_KNITTED] = _WHOLE
                 if honors == 5:
-                    found[F.KNITTED_STRAIGHT] = [()]
+                    found[F.KNITTED_STRAIGHT] = _WHOLE
             return exclude(found), [], "honors_and_knitted"
-        if is_thirteen_orphans(counts):
-            found = _common(facts, 0)
-            found[F.THIRTEEN_ORPHANS] = [()]
+        if d.kinds == 7 and is_thirteen_orphans(counts):
+            found = facts.base.copy()
+            found[F.THIRTEEN_ORPHANS] = _WHOLE
             return exclude(found), [], "thirteen_orphans"
-    if len(facts.melds) <= 1:
+    if a.knitted and b.knitted and c.knitted:
         return _knitted_straight(facts)
     return None
 
@@ -231,31 +382,32 @@ def _knitted_straight(facts: _Facts):
     rest = list(counts)
     for t in knitted:
         rest[t] -= 1
-    splits = regular_splits(tuple(rest))
+    splits = regular_splits(rest)
     if len(splits) != 1:
         return None
     sets, pair = splits[0]
-    groups = list(facts.melds) + [(tile, kind, False) for tile, kind in sets] + [(pair, None, False)]
-    found = _common(facts, facts.melded)
-    found[F.KNITTED_STRAIGHT] = [()]
-    _set_fans(found, groups, facts)
-    if SHAPES[F.ALL_CHOWS](groups[:-1], pair):
-        found[F.ALL_CHOWS] = [()]
-    win = facts.ctx.win_tile
+    body = facts.melds + sets
+    groups = body + _PAIR_GROUPS[pair]
+    found = facts.base.copy()
+    found[F.KNITTED_STRAIGHT] = _WHOLE
+    _, edge, closed = _set_fans(found, body, facts)
+    if SHAPES[F.ALL_CHOWS](body, pair):
+        found[F.ALL_CHOWS] = _WHOLE
+    win = facts.win
     if not facts.melds:
         waits = list(rest)
         waits[win] -= 1
-        if len(formal_waits(tuple(waits))) == 1:
-            wait = _wait_fan(groups, 0, win)
+        if len(formal_waits(waits)) == 1:
+            wait = _wait_fan(edge, closed, len(body), pair, win)
             if wait is not None:
-                found[wait[0]] = [wait[1]]
+                found[wait[0]] = wait[1]
     elif win not in knitted or counts[win] == 3:
         # With a declared set the only wait left is the pair (KNITTED_STRAIGHT_BODY_WITH_ECS).
         found[F.SINGLE_WAIT] = [(len(groups) - 1,)]
     return exclude(found), groups, "knitted_straight"
 
 
-def _group_text(group, win_tile) -> str:
+def _group_text(group) -> str:
     tile, kind, melded = group
     if kind is None:
         body = format_tiles((tile, tile))
@@ -268,13 +420,21 @@ def _group_text(group, win_tile) -> str:
     return "[" + body + "]" if melded else body
 
 
+# The notation of every group a reading can hold, (tile, kind, melded) -> text.
+_TEXTS = {(t, kind, melded): _group_text((t, kind, melded))
+          for t in range(NUM_KINDS) for kind in (None, PUNG, KONG, CHOW) for melded in (False, True)
+          if kind != CHOW or (t < 27 and t % 9 <= 6)}
+
+
+_ORDER = {fan: i for i, fan in enumerate(F.PRECEDENCE)}.__getitem__  # by points, then id
+
+
 def score(hand: Hand, ctx: WinContext) -> Score:
     """Score a win. Raises ``HandError`` for impossible input or a hand that does not win."""
-    all_counts = validate(hand, ctx)
-    facts = _Facts(hand, ctx, all_counts)
+    facts = _Facts(hand, ctx, *counts(hand, ctx))
     best = None
     best_total = 0
-    best_groups: list = []
+    best_groups: tuple = ()
     form = "regular"
     seven = False
     special = _special(facts)
@@ -283,24 +443,42 @@ def score(hand: Hand, ctx: WinContext) -> Score:
         best_total = total(best)
         seven = F.SEVEN_PAIRS in best
     if best is None or seven:
-        for split in regular_splits(facts.standing):
+        for split in splits_of(facts.parts):
             found, groups = _regular(facts, split)
             found_total = total(found)
             if best is None or better(found, found_total, best_total, seven):
                 best, best_total, best_groups, form = found, found_total, groups, "regular"
     if best is None:
         raise HandError("hand/not_winning", f"{_describe(hand, ctx)} is not a complete hand")
-    texts = [_group_text(g, ctx.win_tile) for g in best_groups]
+    texts = tuple(map(_TEXTS.__getitem__, best_groups))
     fans = []
-    for fan in sorted(best, key=lambda f: (-FANS[f].points, f)):
+    append = fans.append
+    for fan in sorted(best, key=_ORDER):
         occurrences = best[fan]
-        d = FANS[fan]
-        sets = tuple(dict.fromkeys(texts[i] for occ in occurrences for i in occ))
-        fans.append(FanScore(fan, d.name, d.name_en, d.points, len(occurrences), sets))
+        first = occurrences[0]
+        if first:  # a fan's occurrences are all () when it is of the whole hand
+            if len(occurrences) == 1 and len(first) == 1:  # the common single pung
+                sets = (texts[first[0]],)
+            else:
+                sets = tuple(dict.fromkeys([texts[i] for occ in occurrences for i in occ]))
+            append(_fan_score(fan, len(occurrences), sets))
+        else:
+            append(_WHOLE_SCORES[fan][len(occurrences)])
     if ctx.flowers:
-        d = FANS[F.FLOWER_TILES]
-        fans.append(FanScore(F.FLOWER_TILES, d.name, d.name_en, d.points, ctx.flowers, ()))
-    return Score(tuple(fans), best_total + ctx.flowers, best_total, form, tuple(texts))
+        fans.append(_WHOLE_SCORES[F.FLOWER_TILES][ctx.flowers])
+    return _new_score(tuple(fans), best_total + ctx.flowers, best_total, form, texts)
+
+
+@lru_cache(maxsize=1 << 14)
+def _fan_score(fan: int, count: int, sets: tuple) -> FanScore:
+    # FanScore is immutable, so equal ones can be shared.
+    d = FANS[fan]
+    return FanScore(fan, d.name, d.name_en, d.points, count, sets)
+
+
+# The FanScore of each whole-hand fan by its count (at most 8: the flowers; 四归一 at most 3).
+_WHOLE_SCORES = {fan: (None,) + tuple(
+    FanScore(fan, d.name, d.name_en, d.points, count, ()) for count in range(1, 9)) for fan, d in FANS.items()}
 
 
 def _describe(hand: Hand, ctx: WinContext) -> str:

@@ -12,6 +12,8 @@ Sets are tuples ``(tile, kind, melded)``; a chow's tile is its lowest tile.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from game.fans import table as F
 from game.tiles import GREEN_TILES, REVERSIBLE_TILES, WINDS
 
@@ -20,12 +22,10 @@ CHOW, PUNG, KONG = 1, 0, 2  # set kinds in a reading; pung sorts before chow as 
 WIND_SET = frozenset(WINDS)
 
 
-def _suit(t):
-    return t // 9
-
-
-def _start(t):  # 0-based rank
-    return t % 9
+_SUIT = tuple(t // 9 for t in range(34))
+_START = tuple(t % 9 if t < 27 else -9 for t in range(34))  # 0-based rank; honors never match
+_suit = _SUIT.__getitem__
+_start = _START.__getitem__
 
 
 # -- chows -------------------------------------------------------------------------------------
@@ -104,12 +104,15 @@ PUNG_SINGLES = {
 # (sets, pair) -> bool; sets as (tile, kind, melded).
 
 
-def _chow_tiles(s):
-    return (s[0], s[0] + 1, s[0] + 2) if s[1] == CHOW else (s[0],)
+OUTSIDE_TILES = frozenset(t for t in range(34) if t >= 27 or t % 9 in (0, 8))
+FIVE_TILES = frozenset(t for t in range(27) if t % 9 == 4)
+EVEN_TILES = frozenset(t for t in range(27) if t % 9 % 2 == 1)  # ranks 2, 4, 6, 8
 
 
-def _all_sets(sets, pair, test):
-    return all(any(test(t) for t in _chow_tiles(s)) for s in sets) and test(pair)
+def _all_sets(sets, pair, tiles):
+    """The pair and every set hold one of ``tiles``."""
+    return pair in tiles and all(
+        s[0] in tiles or (s[1] == CHOW and (s[0] + 1 in tiles or s[0] + 2 in tiles)) for s in sets)
 
 
 def _terminal_chows_by_suit(sets):
@@ -147,57 +150,89 @@ SHAPES = {
     F.LITTLE_FOUR_WINDS: lambda sets, pair: 27 <= pair < 31 and len(
         {t for t in _pungs(sets) if 27 <= t < 31}) == 3,
     F.LITTLE_THREE_DRAGONS: lambda sets, pair: pair >= 31 and len([t for t in _pungs(sets) if t >= 31]) == 2,
-    F.OUTSIDE_HAND: lambda sets, pair: _all_sets(sets, pair, lambda t: t >= 27 or t % 9 in (0, 8)),
-    F.ALL_FIVE: lambda sets, pair: _all_sets(sets, pair, lambda t: t < 27 and t % 9 == 4),
+    F.OUTSIDE_HAND: lambda sets, pair: _all_sets(sets, pair, OUTSIDE_TILES),
+    F.ALL_FIVE: lambda sets, pair: _all_sets(sets, pair, FIVE_TILES),
     F.ALL_EVEN_PUNGS: lambda sets, pair: len(sets) == 4 and all(s[1] != CHOW for s in sets) and all(
-        t < 27 and t % 9 % 2 == 1 for t in (*_pungs(sets), pair)),
+        t in EVEN_TILES for t in (*_pungs(sets), pair)),
     F.PURE_TERMINAL_CHOWS: _pure_terminal_chows,
     F.THREE_SUITED_TERMINAL_CHOWS: _three_suited_terminal_chows,
 }
 
+# What each shape check needs before it can hold: the kinds of sets allowed, and the tiles the pair
+# may be. A reading runs only the checks whose needs it meets (the scorer compiles a table of them
+# by set kinds and pair); a need must follow from the check, never add to it.
+ANY_SETS, NO_CHOWS, NO_PUNGS = 0, 1, 2
+_ANY_PAIR = frozenset(range(34))
+SHAPE_NEEDS = {
+    F.ALL_PUNGS: (NO_CHOWS, _ANY_PAIR),
+    F.ALL_CHOWS: (NO_PUNGS, frozenset(range(27))),
+    F.LITTLE_FOUR_WINDS: (ANY_SETS, frozenset(WINDS)),
+    F.LITTLE_THREE_DRAGONS: (ANY_SETS, frozenset(range(31, 34))),
+    F.OUTSIDE_HAND: (ANY_SETS, OUTSIDE_TILES),
+    F.ALL_FIVE: (ANY_SETS, FIVE_TILES),
+    F.ALL_EVEN_PUNGS: (NO_CHOWS, EVEN_TILES),
+    F.PURE_TERMINAL_CHOWS: (NO_PUNGS, FIVE_TILES),
+    F.THREE_SUITED_TERMINAL_CHOWS: (NO_PUNGS, FIVE_TILES),
+}
+assert SHAPE_NEEDS.keys() == SHAPES.keys()
+
 # -- whole-hand fans ---------------------------------------------------------------------------
-# Read on the set of tile kinds present anywhere in the hand (``kinds``, a frozenset).
+# Read on the tile kinds present anywhere in the hand, as a bit mask (bit t set = kind t present).
 
 
-def _suits(kinds):
-    return {_suit(t) for t in kinds if t < 27}
+def _mask(tiles):
+    return sum(1 << t for t in set(tiles))
 
 
-def _has_honor(kinds):
-    return any(t >= 27 for t in kinds)
+ALL_MASK = _mask(range(34))
+SUIT_MASKS = tuple(_mask(range(9 * s, 9 * s + 9)) for s in range(3))
+NUMBER_MASK = _mask(range(27))
+HONOR_MASK = _mask(range(27, 34))
+WIND_MASK = _mask(range(27, 31))
+DRAGON_MASK = _mask(range(31, 34))
+TERMINAL_MASK = _mask(t for t in range(27) if t % 9 in (0, 8))
+OUTSIDE_MASK = TERMINAL_MASK | HONOR_MASK
+GREEN_MASK = _mask(GREEN_TILES)
+REVERSIBLE_MASK = _mask(REVERSIBLE_TILES)
 
 
-def _ranks(kinds):
-    """Ranks 1..9 of the number tiles, or None when there are honors."""
-    if _has_honor(kinds):
-        return None
-    return {t % 9 + 1 for t in kinds}
+def _ranks_mask(ranks):
+    return _mask(9 * s + r - 1 for s in range(3) for r in ranks)
 
 
-def _terminal(t):
-    return t < 27 and t % 9 in (0, 8)
+class Whole(NamedTuple):
+    """A whole-hand fan, read on the tile kinds present (a mask ``m``): every tile present is one of
+    ``only``, each mask of ``needs`` has a tile present, and ``suits`` (when given) is the number of
+    suits present. Being data, it can be read part by part (the scorer combines suits and melds)."""
+
+    only: int = ALL_MASK
+    needs: tuple[int, ...] = ()
+    suits: int | None = None
+
+    def __call__(self, m: int) -> bool:
+        return (m & ~self.only == 0 and all(m & need for need in self.needs)
+                and (self.suits is None or sum(m & s != 0 for s in SUIT_MASKS) == self.suits))
 
 
 HAND = {
-    F.NO_HONORS: lambda kinds: not _has_honor(kinds),
-    F.ONE_VOIDED_SUIT: lambda kinds: len(_suits(kinds)) == 2,
-    F.HALF_FLUSH: lambda kinds: len(_suits(kinds)) == 1 and _has_honor(kinds),
-    F.FULL_FLUSH: lambda kinds: len(_suits(kinds)) == 1 and not _has_honor(kinds),
-    F.ALL_TYPES: lambda kinds: len(_suits(kinds)) == 3 and any(27 <= t < 31 for t in kinds) and any(
-        t >= 31 for t in kinds),
-    F.ALL_SIMPLES: lambda kinds: all(t < 27 and t % 9 not in (0, 8) for t in kinds),
-    F.REVERSIBLE_TILES: lambda kinds: kinds <= REVERSIBLE_TILES,
-    F.ALL_GREEN: lambda kinds: kinds <= GREEN_TILES,
-    F.ALL_HONORS: lambda kinds: all(t >= 27 for t in kinds),
-    F.ALL_TERMINALS: lambda kinds: all(_terminal(t) for t in kinds),
-    F.ALL_TERMINALS_AND_HONORS: lambda kinds: all(t >= 27 or _terminal(t) for t in kinds) and _has_honor(
-        kinds) and any(_terminal(t) for t in kinds),
-    F.LOWER_FOUR: lambda kinds: (r := _ranks(kinds)) is not None and max(r) <= 4,
-    F.LOWER_TILES: lambda kinds: (r := _ranks(kinds)) is not None and max(r) <= 3,
-    F.UPPER_FOUR: lambda kinds: (r := _ranks(kinds)) is not None and min(r) >= 6,
-    F.UPPER_TILES: lambda kinds: (r := _ranks(kinds)) is not None and min(r) >= 7,
-    F.MIDDLE_TILES: lambda kinds: (r := _ranks(kinds)) is not None and r <= {4, 5, 6},
+    F.NO_HONORS: Whole(only=NUMBER_MASK),
+    F.ONE_VOIDED_SUIT: Whole(suits=2),
+    F.HALF_FLUSH: Whole(suits=1, needs=(HONOR_MASK,)),
+    F.FULL_FLUSH: Whole(only=NUMBER_MASK, suits=1),
+    F.ALL_TYPES: Whole(suits=3, needs=(WIND_MASK, DRAGON_MASK)),
+    F.ALL_SIMPLES: Whole(only=ALL_MASK & ~OUTSIDE_MASK),
+    F.REVERSIBLE_TILES: Whole(only=REVERSIBLE_MASK),
+    F.ALL_GREEN: Whole(only=GREEN_MASK),
+    F.ALL_HONORS: Whole(only=HONOR_MASK),
+    F.ALL_TERMINALS: Whole(only=TERMINAL_MASK),
+    F.ALL_TERMINALS_AND_HONORS: Whole(only=OUTSIDE_MASK, needs=(HONOR_MASK, TERMINAL_MASK)),
+    F.LOWER_FOUR: Whole(only=_ranks_mask(range(1, 5))),
+    F.LOWER_TILES: Whole(only=_ranks_mask(range(1, 4))),
+    F.UPPER_FOUR: Whole(only=_ranks_mask(range(6, 10))),
+    F.UPPER_TILES: Whole(only=_ranks_mask(range(7, 10))),
+    F.MIDDLE_TILES: Whole(only=_ranks_mask(range(4, 7))),
 }
+
 
 # -- kongs and concealed pungs (R98 #5, #17, #53, #57, #67, #74; #12, #33, #66) -------------------
 # One fan from the kong series and one from the concealed-pung series (fans.md §2.9); a concealed
@@ -220,7 +255,8 @@ CONCEALED_PUNGS = {
 
 # -- how the hand was won ----------------------------------------------------------------------
 # (ctx, melded sets count) -> bool. 不求人/门前清/全求人 only apply to the regular and 组合龙 forms;
-# the special forms exclude them by their 不计 lists.
+# the special forms exclude them by their 不计 lists. The checks read only ctx.self_drawn, ctx.kong
+# and ctx.last_tile (the scorer caches their answers on those three flags and the melded count).
 
 WIN = {
     F.SELF_DRAWN: lambda ctx, melded: ctx.self_drawn,

@@ -42,8 +42,56 @@ class WinContext:
     flowers: int = 0
 
 
+_TILES = frozenset(range(NUM_KINDS))
+_CHOW_STARTS = frozenset(t for t in range(27) if t % 9 <= 6)
+_WINDS = frozenset(range(4))
+
+
 def validate(hand: Hand, ctx: WinContext) -> list[int]:
     """Check the hand and context; return the count array of every tile of the hand (with the win)."""
+    return counts(hand, ctx)[1]
+
+
+def counts(hand: Hand, ctx: WinContext) -> tuple[list[int], list[int]]:
+    """``validate``, returning the counts of the standing tiles with the winning tile as well:
+    (standing, every tile). A fast pass handles ordinary input; anything unusual goes to the full
+    check (``_validate``), which names the error."""
+    melds = hand.melds
+    tiles = hand.tiles
+    win = ctx.win_tile
+    if len(melds) > 4 or len(tiles) != 13 - 3 * len(melds) or not _TILES.issuperset(tiles) or win not in _TILES:
+        return _validate(hand, ctx)
+    standing = [0] * NUM_KINDS
+    try:
+        for t in tiles:
+            standing[t] += 1
+        standing[win] += 1
+    except TypeError:  # a float equal to a tile passes the set test, not the index
+        return _validate(hand, ctx)
+    all_counts = standing.copy() if melds else standing
+    for m in melds:
+        t = m.tile
+        if m.kind == CHOW:
+            if t not in _CHOW_STARTS or t.__class__ is not int:
+                return _validate(hand, ctx)
+            all_counts[t] += 1
+            all_counts[t + 1] += 1
+            all_counts[t + 2] += 1
+        elif t not in _TILES or t.__class__ is not int or (m.concealed and m.kind != KONG):
+            return _validate(hand, ctx)
+        else:
+            all_counts[t] += 4 if m.kind == KONG else 3
+    if (max(all_counts) > 4 or ctx.flowers.__class__ is not int or not 0 <= ctx.flowers <= 8
+            or ctx.seat_wind not in _WINDS or ctx.prevalent_wind not in _WINDS
+            or ctx.seat_wind.__class__ is not int or ctx.prevalent_wind.__class__ is not int):
+        return _validate(hand, ctx)
+    if ctx.fourth_tile or ctx.kong:
+        _check_flags(hand, ctx)
+    return standing, all_counts
+
+
+def _validate(hand: Hand, ctx: WinContext) -> tuple[list[int], list[int]]:
+    """The full check, in the order its errors are reported."""
     melds = hand.melds
     if len(melds) > 4:
         raise HandError("hand/too_many_melds", f"a hand has at most 4 melds, got {len(melds)}")
@@ -78,6 +126,16 @@ def validate(hand: Hand, ctx: WinContext) -> list[int]:
         value = getattr(ctx, field_name)
         if not (isinstance(value, int) and 0 <= value <= 3):
             raise HandError("context/wind", f"{field_name} must be 0..3 (E, S, W, N), got {value!r}")
+    _check_flags(hand, ctx)
+    standing = [0] * NUM_KINDS
+    for t in (*hand.tiles, ctx.win_tile):
+        standing[t] += 1
+    return standing, all_counts
+
+
+def _check_flags(hand: Hand, ctx: WinContext) -> None:
+    """The flags that must agree with the hand: 和绝张 and the kong flag."""
+    melds = hand.melds
     win = ctx.win_tile
     held = hand.tiles.count(win)
     if ctx.fourth_tile and held:
@@ -98,4 +156,3 @@ def validate(hand: Hand, ctx: WinContext) -> list[int]:
                 )
             if ctx.last_tile:
                 raise HandError("context/robbed_and_last", "抢杠和 and 海底捞月 together: no kong is allowed after the last tile")
-    return all_counts

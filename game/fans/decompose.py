@@ -1,74 +1,142 @@
 """Hand decomposition: every regular split (sets + pair), the special forms, and formal waits.
 
-Count arrays are split suit by suit; each suit's splits are cached on its 9-count key, so a whole
-hand is the product of a few cached lookups. Splits are returned in the reference calculator's
-enumeration order (sets sorted by (tile, pung before chow), splits in lexicographic order of their
-sorted sets): when two splits score the same, the first one counts (fans.md §2.1 step 4).
+Count arrays are read suit by suit: everything one suit's counts give (its splits, the tiles that
+would complete it, the traits the special forms need) is computed once per distinct 9-count key
+(``suit``), so a whole hand is a few cached lookups. Splits are returned in the reference
+calculator's enumeration order (sets sorted by (tile, pung before chow), splits in lexicographic
+order of their sorted sets): when two splits score the same, the first one counts (fans.md §2.1
+step 4).
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import product
+from itertools import combinations_with_replacement, compress, product
 
 from game.tiles import KNITTED_STRAIGHTS, NUM_KINDS, THIRTEEN_ORPHANS
 
 CHOW, PUNG = 1, 0  # the order of a pung before a chow starting on the same tile
 
-# One set of a split: (tile, kind), tile = lowest tile. Sorting these tuples gives the reference order.
-Split = tuple  # (sets: tuple[(tile, kind), ...], pair_tile)
+# One set of a split: (tile, kind, False), tile = lowest tile; the standing tiles are concealed,
+# so the third field (melded) is always False here. Sorting these tuples gives the reference order.
+Split = tuple  # (sets: tuple[(tile, kind, False), ...], pair_tile)
 
 
-@lru_cache(maxsize=None)
-def _suit_splits(key: tuple, offset: int, is_honor: bool) -> tuple:
-    """All ways to split one suit's counts into sets and at most one pair: ((sets, pair|None), ...)."""
-    first = next((i for i, n in enumerate(key) if n), None)
-    if first is None:
-        return (((), None),)
-    out = []
-    n = key[first]
-    tile = offset + first
-    counts = list(key)
-    if n >= 3:
-        counts[first] -= 3
-        for sets, pair in _suit_splits(tuple(counts), offset, is_honor):
-            out.append((((tile, PUNG),) + sets, pair))
-        counts[first] += 3
-    if not is_honor and first <= 6 and key[first + 1] and key[first + 2]:
-        counts[first] -= 1
-        counts[first + 1] -= 1
-        counts[first + 2] -= 1
-        for sets, pair in _suit_splits(tuple(counts), offset, is_honor):
-            out.append((((tile, CHOW),) + sets, pair))
-        counts[first] += 1
-        counts[first + 1] += 1
-        counts[first + 2] += 1
-    if n >= 2:
-        counts[first] -= 2
-        for sets, pair in _suit_splits(tuple(counts), offset, is_honor):
-            if pair is None:
-                out.append((sets, tile))
-    return tuple(out)
+def _suit_table() -> dict:
+    """Every 9-count key of one number suit that splits, with its splits in relative ranks:
+    {key: ((sets, pair rank | None), ...)}, sets as ((rank, kind), ...) sorted, no split twice.
+
+    Built once at import by joining up to four sets and at most one pair (about 30,000 keys, some
+    70 ms), so no suit is ever split at run time. Counts go up to 5: a wait may be a tile held four
+    times (fans.md §2.6)."""
+    kinds = sorted([(r, PUNG) for r in range(9)] + [(r, CHOW) for r in range(7)])
+    table: dict = {}
+    for k in range(5):
+        for combo in combinations_with_replacement(kinds, k):  # sorted, each multiset once
+            counts = [0] * 9
+            for r, kind in combo:
+                if kind == CHOW:
+                    counts[r] += 1
+                    counts[r + 1] += 1
+                    counts[r + 2] += 1
+                else:
+                    counts[r] += 3
+            if max(counts) > 5:
+                continue
+            table.setdefault(tuple(counts), []).append((combo, None))
+            for p in range(9):
+                if counts[p] <= 3:
+                    counts[p] += 2
+                    table.setdefault(tuple(counts), []).append((combo, p))
+                    counts[p] -= 2
+    return {key: tuple(sorted(splits)) for key, splits in table.items()}
 
 
-def _groups(counts) -> list[tuple]:
-    c = tuple(counts)
-    return [
-        _suit_splits(c[0:9], 0, False),
-        _suit_splits(c[9:18], 9, False),
-        _suit_splits(c[18:27], 18, False),
-        _honor_splits(c[27:34]),
-    ]
+_SUIT_TABLE = _suit_table()
+# The concealed set (tile, kind, False) of each tile and kind, shared by every split; and, for each
+# suit's first tile, the one of each (rank, kind) of the table.
+_SETS = tuple((tile, PUNG, False) for tile in range(NUM_KINDS)), tuple((tile, CHOW, False) for tile in range(NUM_KINDS))
+_SETS_FROM = {offset: {(r, kind): _SETS[kind][offset + r] for r in range(9) for kind in (PUNG, CHOW)}
+              for offset in (0, 9, 18)}
 
 
-@lru_cache(maxsize=None)
+class Suit:
+    """What one suit's counts give, computed once per distinct key (``suit``).
+
+    - ``splits``: its splits into sets, plus the pair when it holds 3n+2 tiles (sorted, no
+      duplicates); () when it cannot be split (always so for 3n+1 tiles);
+    - ``one``: the split when there is exactly one, else None;
+    - ``pair``: whether those splits hold the pair (3n+2 tiles);
+    - ``waits()``: the tiles that, added, make it splittable (only for 3n+1 or 3n+2 tiles),
+      worked out when first asked (most keys never are);
+    - ``bits``: the tiles present, as a bit mask over the 34 kinds;
+    - ``even`` / ``single``: every count even / at most one (七对, 全不靠), ``pairs`` / ``odd()``:
+      the pairs held (a 4 counts twice) and the tiles held an odd number of times (七对 waits);
+    - ``knitted``: the ranks r (0, 1, 2) with r, r+3 and r+6 all present (组合龙); ``kinds``: how
+      many different tiles are present.
+    """
+
+    __slots__ = ("key", "offset", "splits", "one", "pair", "_waits", "bits", "even", "single", "pairs", "knitted",
+                 "kinds")
+
+    def waits(self) -> tuple:
+        if self._waits is None:
+            key, offset = self.key, self.offset
+            waits = ()
+            if sum(key) % 3:
+                splits = (lambda k: _honor_splits(k)) if offset == 27 else _SUIT_TABLE.__contains__
+                waits = tuple(offset + r for r in range(len(key)) if splits(key[:r] + (key[r] + 1,) + key[r + 1:]))
+            self._waits = waits
+        return self._waits
+
+    def odd(self) -> tuple:
+        return tuple(self.offset + r for r, n in enumerate(self.key) if n % 2)
+
+
+_POWERS = tuple(1 << r for r in range(9))
+# The knitted ranks r (r, r+3, r+6 all present) of each presence mask of one suit.
+_KNITTED_RANKS = tuple(tuple(r for r in range(3) if bits >> r & 0b1001001 == 0b1001001) for bits in range(512))
+
+
+@lru_cache(maxsize=1 << 16)
+def suit(key: tuple, offset: int) -> Suit:
+    """The ``Suit`` of counts ``key`` (9 ranks from tile ``offset``, or the 7 honors at 27).
+    Counts are at most 5 (a wait on a tile held four times), so the traits are C-level counts."""
+    s = Suit()
+    s.key, s.offset, s._waits = key, offset, None
+    ones, twos, threes, fours, fives = key.count(1), key.count(2), key.count(3), key.count(4), key.count(5)
+    s.pair = sum(key) % 3 == 2
+    s.splits = _splits(key, offset)
+    s.one = s.splits[0] if len(s.splits) == 1 else None
+    bits = sum(compress(_POWERS, key))
+    s.bits = bits << offset
+    s.even = ones + threes + fives == 0
+    s.single = twos + threes + fours + fives == 0
+    s.pairs = twos + threes + 2 * (fours + fives)
+    s.kinds = ones + twos + threes + fours + fives
+    s.knitted = () if offset == 27 else _KNITTED_RANKS[bits]
+    return s
+
+
+def _splits(key: tuple, offset: int) -> tuple:
+    """The splits of one suit (sorted, no duplicates), () when it does not split; the pair is
+    there exactly when the suit holds 3n+2 tiles."""
+    if offset == 27:
+        return _honor_splits(key)
+    found = _SUIT_TABLE.get(key)
+    if found is None:
+        return ()
+    sets = _SETS_FROM[offset].__getitem__
+    return tuple([(tuple(map(sets, combo)), None if pair is None else offset + pair) for combo, pair in found])
+
+
 def _honor_splits(key: tuple) -> tuple:
     # Honors form no chows: each kind is a pung, a pair or nothing.
     sets = []
     pair = None
     for i, n in enumerate(key):
         if n == 3:
-            sets.append((27 + i, PUNG))
+            sets.append(_SETS[PUNG][27 + i])
         elif n == 2:
             if pair is not None:
                 return ()
@@ -78,28 +146,59 @@ def _honor_splits(key: tuple) -> tuple:
     return ((tuple(sets), pair),)
 
 
-@lru_cache(maxsize=1 << 16)
-def regular_splits(counts: tuple) -> tuple[Split, ...]:
-    """Every split of the standing tiles (with the winning tile) into sets and exactly one pair."""
+def suits(counts) -> tuple[Suit, Suit, Suit, Suit]:
+    """The four ``Suit`` lookups of a count array (万, 条, 饼, honors)."""
+    c = tuple(counts)
+    return suit(c[0:9], 0), suit(c[9:18], 9), suit(c[18:27], 18), suit(c[27:34], 27)
+
+
+def splits_of(parts) -> tuple[Split, ...]:
+    """Every split of a hand given as its four ``Suit``s: one suit holds the pair, the others sets.
+
+    Suits cover disjoint tile ranges in order, so joining one split of each keeps the sets sorted.
+    """
+    a, b, c, d = parts
+    if a.pair + b.pair + c.pair + d.pair != 1:
+        return ()
+    if a.one and b.one and c.one and d.one:  # the common case: one split each
+        (sa, pa), (sb, pb), (sc, pc), (sd, pd) = a.one, b.one, c.one, d.one
+        pair = pa if pa is not None else pb if pb is not None else pc if pc is not None else pd
+        return ((sa + sb + sc + sd, pair),)
+    if not (a.splits and b.splits and c.splits and d.splits):
+        return ()
     found = []
-    for combo in product(*_groups(counts)):
-        pairs = [pair for _, pair in combo if pair is not None]
-        if len(pairs) != 1:
-            continue
-        sets = tuple(sorted(s for group_sets, _ in combo for s in group_sets))
-        found.append((sets, pairs[0]))
+    for (sa, pa), (sb, pb), (sc, pc), (sd, pd) in product(a.splits, b.splits, c.splits, d.splits):
+        pair = pa if pa is not None else pb if pb is not None else pc if pc is not None else pd
+        found.append((sa + sb + sc + sd, pair))
     found.sort()
     return tuple(found)
 
 
+def regular_splits(counts) -> tuple[Split, ...]:
+    """Every split of the standing tiles (with the winning tile) into sets and exactly one pair."""
+    return splits_of(suits(counts))
+
+
+def regular_waits(parts) -> list[int]:
+    """The tiles completing a hand of 3n+1 standing tiles (given as its four ``Suit``s) as a regular
+    hand: the tile's suit then splits, every other suit splits as it is, one of them with the pair."""
+    a, b, c, d = parts
+    broken = (not a.splits) + (not b.splits) + (not c.splits) + (not d.splits)
+    if broken > 1:
+        return []
+    pairs = a.pair + b.pair + c.pair + d.pair
+    waits = []
+    for p in parts:
+        if broken and p.splits:  # the tile must go to the one suit that does not split
+            continue
+        # Adding a tile gives this suit the pair when it holds 3n+1 tiles, takes it away at 3n+2.
+        if pairs - p.pair + (not p.pair) == 1:
+            waits.extend(p.waits())
+    return waits
+
+
 def _has_one_pair_split(counts) -> bool:
-    groups = _groups(counts)
-    with_pair = [any(p is not None for _, p in g) for g in groups]
-    without_pair = [any(p is None for _, p in g) for g in groups]
-    for i in range(4):
-        if with_pair[i] and all(without_pair[j] for j in range(4) if j != i):
-            return True
-    return False
+    return bool(regular_splits(counts))
 
 
 def is_seven_pairs(counts) -> bool:
@@ -147,26 +246,13 @@ def is_complete(counts, melds: int) -> bool:
     return False
 
 
-@lru_cache(maxsize=1 << 16)
-def formal_waits(counts: tuple) -> frozenset:
+def formal_waits(counts) -> frozenset:
     """Tiles that complete the standing tiles (3n+1 of them) as a regular hand, or as 七对 with 13.
 
     A tile held four times still counts as a wait (fans.md §2.6, MIL convention), so no 4-copy limit.
     """
-    total = sum(counts)
-    c = list(counts)
-    waits = set()
-    for t in range(NUM_KINDS):
-        near = c[t] or (t < 27 and any(
-            0 <= u < 27 and u // 9 == t // 9 and c[u] for u in (t - 2, t - 1, t + 1, t + 2)))
-        if not near:
-            continue
-        c[t] += 1
-        if _has_one_pair_split(c):
-            waits.add(t)
-        c[t] -= 1
-    if total == 13:
-        pairs = sum(n // 2 for n in counts)
-        if pairs == 6:
-            waits.update(t for t in range(NUM_KINDS) if counts[t] % 2)
+    parts = suits(counts)
+    waits = set(regular_waits(parts))
+    if sum(counts) == 13 and sum(p.pairs for p in parts) == 6:
+        waits.update(t for p in parts for t in p.odd())
     return frozenset(waits)
