@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from game.fans import table as F
 from game.rules import Rules
-from game.tiles import NUM_KINDS, parse_tiles, rank
+from game.tiles import NUM_KINDS, rank
 
 PAIR_258 = ("258将", "Pair of 2, 5 or 8")
 DECLARED_READY = ("听", "Declared Ready")
@@ -24,15 +24,7 @@ def pair_of(score) -> int | None:
     """The pair of the scored reading, or None for a form without one (七对, 十三幺, 全不靠)."""
     if score.form not in _PAIR_FORMS:
         return None
-    pair = getattr(score, "pair", _MISSING)
-    if pair is not _MISSING:
-        return pair
-    # Until game.scoring.Score carries ``pair``: the reading's last group is its pair ("55m").
-    tiles = parse_tiles(score.groups[-1].strip("[]{}"))
-    return tiles[0] if len(tiles) == 2 and tiles[0] == tiles[1] else None
-
-
-_MISSING = object()
+    return score.pair
 
 
 def is_258(tile: int | None) -> bool:

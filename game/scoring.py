@@ -67,6 +67,7 @@ class Score:
     total_without_flowers: int
     form: str  # regular, seven_pairs, thirteen_orphans, honors_and_knitted, knitted_straight
     groups: tuple[str, ...]  # the reading that scored: sets and pair in notation
+    pair: int | None = None  # the pair of a regular or 组合龙 reading (大众馆's 258将 reads it)
 
     def counts(self) -> dict[int, int]:
         return {f.id: f.count for f in self.fans}
@@ -75,19 +76,21 @@ class Score:
 # A frozen dataclass's __init__ sets each field through object.__setattr__; a Score is built once per
 # hand, so _new_score fills its slots directly through their descriptors (the same object, at half
 # the cost).
-_SCORE_FIELDS = ("fans", "total", "total_without_flowers", "form", "groups")
+_SCORE_FIELDS = ("fans", "total", "total_without_flowers", "form", "groups", "pair")
 assert tuple(Score.__dataclass_fields__) == _SCORE_FIELDS
-_set_fans_slot, _set_total, _set_total_without_flowers, _set_form, _set_groups = (
+_set_fans_slot, _set_total, _set_total_without_flowers, _set_form, _set_groups, _set_pair = (
     Score.__dict__[name].__set__ for name in _SCORE_FIELDS)
 
 
-def _new_score(fans: tuple, total: int, total_without_flowers: int, form: str, groups: tuple) -> Score:
+def _new_score(fans: tuple, total: int, total_without_flowers: int, form: str, groups: tuple,
+               pair: int | None) -> Score:
     s = object.__new__(Score)
     _set_fans_slot(s, fans)
     _set_total(s, total)
     _set_total_without_flowers(s, total_without_flowers)
     _set_form(s, form)
     _set_groups(s, groups)
+    _set_pair(s, pair)
     return s
 
 
@@ -466,7 +469,8 @@ def score(hand: Hand, ctx: WinContext) -> Score:
             append(_WHOLE_SCORES[fan][len(occurrences)])
     if ctx.flowers:
         fans.append(_WHOLE_SCORES[F.FLOWER_TILES][ctx.flowers])
-    return _new_score(tuple(fans), best_total + ctx.flowers, best_total, form, texts)
+    pair = best_groups[-1][0] if best_groups else None  # the pair is a reading's last group
+    return _new_score(tuple(fans), best_total + ctx.flowers, best_total, form, texts, pair)
 
 
 @lru_cache(maxsize=1 << 14)

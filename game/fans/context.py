@@ -71,13 +71,15 @@ def counts(hand: Hand, ctx: WinContext) -> tuple[list[int], list[int]]:
     all_counts = standing.copy() if melds else standing
     for m in melds:
         t = m.tile
+        if m.concealed and m.kind != KONG:
+            return _validate(hand, ctx)
         if m.kind == CHOW:
             if t not in _CHOW_STARTS or t.__class__ is not int:
                 return _validate(hand, ctx)
             all_counts[t] += 1
             all_counts[t + 1] += 1
             all_counts[t + 2] += 1
-        elif t not in _TILES or t.__class__ is not int or (m.concealed and m.kind != KONG):
+        elif t not in _TILES or t.__class__ is not int:
             return _validate(hand, ctx)
         else:
             all_counts[t] += 4 if m.kind == KONG else 3
@@ -110,11 +112,11 @@ def _validate(hand: Hand, ctx: WinContext) -> tuple[list[int], list[int]]:
         t = m.tile
         if not (isinstance(t, int) and 0 <= t < NUM_KINDS):
             raise HandError("hand/bad_tile", f"not a playable tile in a meld: {t!r}")
-        if m.kind == CHOW:
-            if not is_number(t) or rank(t) > 7:
-                raise HandError("hand/bad_chow", f"no chow starts at {tile_name(t)}: a chow is three ranks of one suit")
-        elif m.concealed and m.kind != KONG:
-            raise HandError("hand/bad_meld", f"only a kong can be concealed, not [{m}]")
+        # R98 第七条: only a kong may be declared concealed (暗杠); a chow or pung is always claimed.
+        if m.concealed and m.kind != KONG:
+            raise HandError("hand/bad_meld", f"only a kong can be concealed, not {m}")
+        if m.kind == CHOW and (not is_number(t) or rank(t) > 7):
+            raise HandError("hand/bad_chow", f"no chow starts at {tile_name(t)}: a chow is three ranks of one suit")
         for x in m.tiles:
             all_counts[x] += 1
     for t, n in enumerate(all_counts):

@@ -71,15 +71,8 @@ ERRORS = [
 
 VALIDATE_CODES = {code for _, _, code, _ in ERRORS} - {"hand/not_winning"}
 
-# Known gaps in the engine (not to be fixed here): run as xfail(strict=True) so a fix is noticed.
-KNOWN_GAPS = {
-    "concealed-chow": (
-        "validate() checks a chow's tiles but not its concealed flag (the 'elif' after the chow branch), so "
-        "Meld(CHOW, 1s, concealed=True) is accepted and scored as a concealed set: '{123s} 234456s678p5p +5p' "
-        "on a discard scores 门前清 (total 6) instead of raising hand/bad_meld; the reference likewise treats "
-        "('CHI', 'T2', 0) as concealed"
-    ),
-}
+# Known gaps in the engine: run as xfail(strict=True) so a fix is noticed.
+KNOWN_GAPS: dict[str, str] = {}
 
 
 def _error_params():
