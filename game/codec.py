@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import asdict
 
 from game.actions import to_dict as action_dict
-from game.records import HandResult, WinRecord
+from game.records import HandResult, WinRecord, fan_lists
 
 
 def _win(w: WinRecord | None):
@@ -18,7 +18,7 @@ def _win(w: WinRecord | None):
     return {
         "winner": w.winner, "payer": w.payer, "tile": w.tile, "robbed": w.robbed,
         "melds": [[m.kind, m.tile, m.concealed] for m in w.hand.melds], "tiles": list(w.hand.tiles),
-        "ctx": asdict(w.ctx), "fans": [list(f) for f in w.fans], "total": w.total,
+        "ctx": asdict(w.ctx), "fans": fan_lists(w.fans), "total": w.total,
     }
 
 

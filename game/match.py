@@ -28,6 +28,7 @@ from game.actions import (
 from game.codec import hand_dict, result_dict
 from game.rules import Rules
 from game.views import project as project_seat
+from game.views import project_open
 from game.views import view as hand_view
 from game.wall import check_wall, full_set, seed_state, shuffled
 
@@ -205,6 +206,29 @@ def replay(rules: Rules, log, seed: int | None = None, walls=None) -> MatchState
     for player, action in log:
         m, _ = step(m, player, action)
     return m
+
+
+def replay_hands(rules: Rules, log, seed: int | None = None, walls=None) -> list[list[dict]]:
+    """A finished match's events, hand by hand, as its replay shows them: every seat's tiles
+    (``game.views.project_open``) and, in each ``hand_end``, every seat's final concealed tiles as
+    ``hands``. Between-hands ``ready`` events are left out."""
+    m, events = start_match(rules, seed=seed, walls=walls)
+    hands: list[list[dict]] = []
+    for player, action in [(None, None), *log]:
+        if action is not None:
+            m, events = step(m, player, action)
+        for e in events:
+            if e["t"] == "ready":
+                continue
+            if e["t"] == "hand_start":
+                hands.append([])
+            out = project_open(e)
+            if out is None:
+                continue
+            if e["t"] == "hand_end":
+                out["hands"] = [list(c) for c in m.hand.concealed]
+            hands[-1].append(out)
+    return hands
 
 
 def view(m: MatchState, player: int | None) -> dict:

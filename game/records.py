@@ -8,7 +8,7 @@ from game.fans.context import WinContext
 from game.hand import CHOW, KONG, PUNG, Hand, Meld
 from game.tiles import Tile
 
-__all__ = ["CHOW", "PUNG", "KONG", "MeldRec", "ClaimWindow", "WinRecord", "HandResult"]
+__all__ = ["CHOW", "PUNG", "KONG", "MeldRec", "ClaimWindow", "WinRecord", "HandResult", "fan_lists"]
 
 DISCARD_CLAIM, ROB_CLAIM = "discard", "rob"
 
@@ -72,13 +72,19 @@ class WinRecord:
     tile: Tile
     hand: Hand  # without the winning tile
     ctx: WinContext
-    fans: tuple  # (id, name, name_en, points, count) per fan, flowers included
+    fans: tuple  # (id, name, name_en, points, count, sets) per fan, flowers included; sets: notation
     total: int  # 基本分: all fans including flowers (and 听 when declared)
     robbed: bool = False
 
     @property
     def self_drawn(self) -> bool:
         return self.payer is None
+
+
+def fan_lists(fans) -> list[list]:
+    """A win's fans as plain lists, the form events, views and records carry:
+    ``[id, name, name_en, points, count, [set, ...]]`` (sets in notation; [] for the whole hand)."""
+    return [[*f[:5], list(f[5])] for f in fans]
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,7 @@ fans from the checks (``game.fans.checks``), the principles decide which count
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from game.fans import table as F
@@ -27,7 +27,7 @@ from game.fans.checks import (
     SHAPES,
     WIN,
 )
-from game.fans.context import HandError, WinContext, counts, validate
+from game.fans.context import HandError, WinContext, check_flags, ordinary, validate
 from game.fans.decompose import (
     formal_waits,
     honors_and_knitted,
@@ -37,12 +37,12 @@ from game.fans.decompose import (
     regular_splits,
     regular_waits,
     splits_of,
-    suit,
-    suits,
+    suit_of_tiles,
+    suits_of_tiles,
 )
 from game.fans.principles import better, combine_chows, combine_pungs, exclude, total
 from game.fans.table import FANS
-from game.hand import CHOW as MELD_CHOW, KONG as MELD_KONG, Hand
+from game.hand import CHOW as MELD_CHOW, KONG as MELD_KONG, Hand, Meld
 from game.rules import Rules
 from game.tiles import NUM_KINDS, WINDS, format_tiles, tile_name
 
@@ -158,32 +158,46 @@ def _win_fans(last_tile: bool, self_drawn: bool, kong: bool, wall_last: bool, me
 
 # The suit of each tile in a ``suits`` tuple (3 = honors, from tile 27 = 3 * 9 too).
 _PART = tuple(min(t // 9, 3) for t in range(NUM_KINDS))
+_BYTES = tuple(bytes((t,)) for t in range(NUM_KINDS))  # each tile as a byte string
 # R98 #4 九莲宝灯: 1112345678999 of one suit plus any tile of it, as the suit's key for each winning rank.
 _NINE_GATES = tuple(tuple(n + (r == w) for r, n in enumerate((3, 1, 1, 1, 1, 1, 1, 1, 3))) for w in range(9))
 
 
+class _Unusual(Exception):
+    """The input is not the ordinary kind ``_Facts`` reads fast: ``validate`` decides."""
+
+
 class _Facts:
-    """What every reading of one hand shares, computed once per hand."""
+    """What every reading of one hand shares, computed once per hand.
 
-    __slots__ = ("self_drawn", "win", "melds", "base", "singles", "standing", "parts", "nine_gates", "_unique_wait")
+    Raises ``_Unusual`` unless the input passes ``ordinary`` (every check of ``validate`` but the
+    copies) and no tile has more than four copies, counted here on the suits and the melds."""
 
-    def __init__(self, hand: Hand, ctx: WinContext, standing: list[int], all_counts: list[int]):
+    __slots__ = ("self_drawn", "win", "melds", "base", "singles", "parts", "nine_gates", "_unique_wait")
+
+    def __init__(self, hand: Hand, ctx: WinContext):
+        tiles = ordinary(hand, ctx)
+        if tiles is None:
+            raise _Unusual
+        parts = self.parts = suits_of_tiles(tiles)
+        a, b, c, d = parts
+        if a.most > 4 or b.most > 4 or c.most > 4 or d.most > 4:
+            raise _Unusual
         self.self_drawn = ctx.self_drawn
         win = self.win = ctx.win_tile
-        self.standing = standing
-        parts = self.parts = suits(standing)
         self._unique_wait = None
         self.singles = _PUNG_SINGLES[ctx.seat_wind * 4 + ctx.prevalent_wind]
-        a, b, c, d = parts
         wa, ta = _features(a.bits)
         wb, tb = _features(b.bits)
         wc, tc = _features(c.bits)
         wd, td = _features(d.bits)
         within, touches = wa & wb & wc & wd, ta | tb | tc | td
+        fours = a.fours + b.fours + c.fours + d.fours  # tiles used four times (for 四归一)
         melded = kongs = 0
         in_melds = 0  # copies of the winning tile in the melds
         if hand.melds:
             groups = []
+            copies: dict[int, int] = {}  # of each tile in the melds
             for m in hand.melds:
                 tile = m.tile
                 kind = _MELD_KIND.get(m.kind, PUNG)
@@ -193,24 +207,41 @@ class _Facts:
                 touches |= t
                 if kind == CHOW:
                     in_melds += tile <= win <= tile + 2
+                    for x in (tile, tile + 1, tile + 2):
+                        copies[x] = copies.get(x, 0) + 1
                 else:
+                    n = 4 if kind == KONG else 3
                     if tile == win:
-                        in_melds += 4 if kind == KONG else 3
+                        in_melds += n
+                    copies[tile] = copies.get(tile, 0) + n
                     kongs += kind == KONG
                 melded += not m.concealed
+            for tile, n in copies.items():  # with the standing copies
+                part = _PART[tile]
+                n += parts[part].key[tile - 9 * part]
+                if n > 4:
+                    raise _Unusual
+                fours += n == 4
             self.melds = tuple(groups)
             self.nine_gates = False
         else:
             self.melds = ()
             self.nine_gates = win < 27 and parts[win // 9].key == _NINE_GATES[win % 9]
+        if ctx.fourth_tile or ctx.kong:
+            check_flags(hand, ctx)  # validate's last check, after the copies
 
         # The fans of the whole hand, shared by every reading (the special forms have no melds, so
         # their melded count is the same 0). 和绝张 is also certain when the winner's own melds show
-        # the other three copies (decisions.md 4).
+        # the other three copies (decisions.md 4). 四归一: four copies used without a kong.
         base = dict(_hand_fans(within, touches))
         base.update(_win_fans(ctx.fourth_tile or in_melds == 3, ctx.self_drawn, ctx.kong, ctx.last_tile, melded,
-                              all_counts.count(4) - kongs))
+                              fours - kongs))
         self.base = base
+
+    def counts(self) -> list[int]:
+        """The count array of the standing tiles with the winning tile (for the special forms)."""
+        a, b, c, d = self.parts
+        return list(a.key + b.key + c.key + d.key)
 
     def unique_wait(self) -> bool:
         """Whether the standing tiles wait on one tile only (R98 #77-79), computed when first asked
@@ -219,10 +250,8 @@ class _Facts:
             win = self.win
             parts = self.parts
             i = _PART[win]
-            lo = i * 9
-            key = parts[i].key
-            r = win - lo
-            before = suit(key[:r] + (key[r] - 1,) + key[r + 1:], lo)  # the win's suit without the winning tile
+            # The win's suit without the winning tile.
+            before = suit_of_tiles(parts[i].tiles.replace(_BYTES[win], b"", 1), i * 9)
             parts = parts[:i] + (before,) + parts[i + 1:]
             if self.parts[i].pair:
                 # The pair is in the win's suit, so the other suits split into sets as they are and
@@ -343,7 +372,7 @@ def _special(facts: _Facts) -> tuple[dict, list, str] | None:
     Each is tried only when the suits show the traits it needs."""
     if len(facts.melds) > 1:
         return None
-    counts = facts.standing
+    counts = facts.counts()
     a, b, c, d = facts.parts
     if not facts.melds:
         if a.even and b.even and c.even and d.even:  # 14 tiles in pairs: 七对
@@ -378,7 +407,7 @@ def _is_shifted_pairs(counts) -> bool:
 
 def _knitted_straight(facts: _Facts):
     """R98 #35 as a regular form: the nine knitted tiles stand for three sets (fans.md §2.7)."""
-    counts = facts.standing
+    counts = facts.counts()
     knitted = knitted_in(counts)
     if knitted is None:
         return None
@@ -434,7 +463,11 @@ _ORDER = {fan: i for i, fan in enumerate(F.PRECEDENCE)}.__getitem__  # by points
 
 def score(hand: Hand, ctx: WinContext) -> Score:
     """Score a win. Raises ``HandError`` for impossible input or a hand that does not win."""
-    facts = _Facts(hand, ctx, *counts(hand, ctx))
+    try:
+        facts = _Facts(hand, ctx)
+    except _Unusual:
+        validate(hand, ctx)  # raises HandError, naming what is wrong
+        facts = _Facts(*_plain(hand, ctx))  # or it was valid after all: bools where ints belong
     best = None
     best_total = 0
     best_groups: tuple = ()
@@ -483,6 +516,14 @@ def _fan_score(fan: int, count: int, sets: tuple) -> FanScore:
 # The FanScore of each whole-hand fan by its count (at most 8: the flowers; 四归一 at most 3).
 _WHOLE_SCORES = {fan: (None,) + tuple(
     FanScore(fan, d.name, d.name_en, d.points, count, ()) for count in range(1, 9)) for fan, d in FANS.items()}
+
+
+def _plain(hand: Hand, ctx: WinContext) -> tuple[Hand, WinContext]:
+    """The hand and context with plain ints where ``validate`` also takes bools."""
+    melds = tuple(Meld(m.kind, int(m.tile), m.concealed, m.claimed) for m in hand.melds)
+    return Hand(melds, tuple(map(int, hand.tiles))), replace(
+        ctx, win_tile=int(ctx.win_tile), seat_wind=int(ctx.seat_wind), prevalent_wind=int(ctx.prevalent_wind),
+        flowers=int(ctx.flowers))
 
 
 def _describe(hand: Hand, ctx: WinContext) -> str:

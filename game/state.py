@@ -36,7 +36,7 @@ from game.actions import (
     Win,
     check,
 )
-from game.records import CHOW, DISCARD_CLAIM, KONG, PUNG, ROB_CLAIM, ClaimWindow, HandResult, MeldRec
+from game.records import CHOW, DISCARD_CLAIM, KONG, PUNG, ROB_CLAIM, ClaimWindow, HandResult, MeldRec, fan_lists
 from game.rules import Rules
 from game.settlement import settle
 from game.tiles import is_flower
@@ -483,11 +483,13 @@ def _end(s: HandState, win, events: list) -> None:
              "penalties": penalties}
     if win is None:
         event["win"] = None
+        # 荒牌: every hand is laid open (R98); a win shows the winner's hand only.
+        event["hands"] = [list(c) for c in s.concealed]
     else:
         event["win"] = {
             "seat": win.winner, "from": win.payer, "tile": win.tile, "robbed": win.robbed,
             "self_drawn": win.self_drawn, "tiles": list(win.hand.tiles),
-            "fans": [list(f) for f in win.fans], "total": win.total,
+            "fans": fan_lists(win.fans), "total": win.total,
             "kong": win.ctx.kong, "last_tile": win.ctx.last_tile, "fourth_tile": win.ctx.fourth_tile,
         }
     events.append(event)

@@ -4,11 +4,13 @@ Both are built from allow-lists (fields copied in by name), never by deleting se
 copy, so a field added to the state or to an event stays private until it is listed here. Another
 seat's concealed tiles and the wall never appear; concealed kongs are face down to others until the
 hand ends (procedure.md §4.6). ``seat=None`` is a spectator, who sees no concealed tile at all.
+Once a hand is over, the winner's hand is public, and after an exhaustive draw (荒牌) every hand.
 """
 
 from __future__ import annotations
 
 from game.actions import to_dict as action_dict
+from game.records import fan_lists
 from game.state import CLAIM, OVER, TURN, HandState, legal_actions, pending
 
 # Event type -> (fields everybody sees, fields only the event's own seat sees). A type listed with
@@ -26,7 +28,8 @@ EVENT_FIELDS: dict[str, tuple[tuple[str, ...] | None, tuple[str, ...]]] = {
     "concealed_kong": (("seat",), ("tile",)),
     "added_kong": (("seat", "tile"), ()),
     "foul": (("seat", "kind", "points"), ()),
-    "hand_end": (("seq", "kongs", "payments", "penalties", "win"), ()),
+    # "hands": every seat's concealed tiles, which game.state puts only into the end of a 荒牌.
+    "hand_end": (("seq", "kongs", "payments", "penalties", "win", "hands"), ()),
     # match events (game.match): public
     "hand_start": (("hand", "round", "seats", "scores", "seq"), ()),
     "scores": (("hand", "scores", "deltas"), ()),
@@ -52,6 +55,19 @@ def project(event: dict, seat: int | None) -> dict | None:
     if "hand" in event:  # match events tag hand events with the hand number
         out["hand"] = event["hand"]
     return out
+
+
+# Never in a replay: claim answers, and the game's claim window (which would tell that somebody could
+# claim; the room shows its own uniform windows, rooms/window.py).
+_NOT_REPLAYED = frozenset(("response", "claim_window"))
+
+
+def project_open(event: dict) -> dict | None:
+    """The event for the replay of a finished match, whose seed is public: everything its own seat
+    sees (the allow-list above), claim answers and the game's claim windows left out."""
+    if event["t"] in _NOT_REPLAYED:
+        return None
+    return project(event, event.get("seat"))
 
 
 def _player(state: HandState, p: int, seat: int | None) -> dict:
@@ -96,12 +112,14 @@ def view(state: HandState, seat: int | None) -> dict:
     if state.phase == OVER:
         r = state.result
         v["result"] = {"payments": list(r.payments), "penalties": list(r.penalties), "win": None}
-        if r.win is not None:
+        if r.win is None:
+            v["result"]["hands"] = [list(c) for c in state.concealed]  # 荒牌: every hand is shown
+        else:
             w = r.win
             # The winner lays the hand open (R98 第八条); it is public from here on.
             v["result"]["win"] = {
                 "seat": w.winner, "from": w.payer, "tile": w.tile, "robbed": w.robbed,
                 "self_drawn": w.self_drawn, "tiles": list(w.hand.tiles),
-                "fans": [list(f) for f in w.fans], "total": w.total,
+                "fans": fan_lists(w.fans), "total": w.total,
             }
     return v

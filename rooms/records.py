@@ -11,6 +11,7 @@ from dataclasses import fields
 
 from game.actions import to_dict as action_dict
 from game.match import MatchState
+from game.records import fan_lists
 
 
 def hand_record(m: MatchState, match_no: int, ids: list[str]) -> dict:
@@ -35,7 +36,7 @@ def hand_record(m: MatchState, match_no: int, ids: list[str]) -> dict:
     if w is not None:
         rec.update(
             winner=seats[w.winner], discarder=None if w.payer is None else seats[w.payer], self_drawn=w.self_drawn,
-            robbed=w.robbed, tile=w.tile, fans=[list(f) for f in w.fans], total=w.total,
+            robbed=w.robbed, tile=w.tile, fans=fan_lists(w.fans), total=w.total,
         )
     return rec
 
@@ -55,13 +56,21 @@ def match_record(m: MatchState, match_no: int, ids: list[str], hands: list[dict]
     it (seed, rules, the (player, action) list)."""
     return {
         "match": match_no, "ids": list(ids), "scores": list(m.scores), "ranking": ranking(m.scores, ids),
-        "hands": hands, "seed": m.seed, "rules": _rules_dict(m.rules),
+        "hands": hands, "seed": json_seed(m.seed), "rules": _rules_dict(m.rules),
         "actions": [[p, action_dict(a)] for p, a in actions],
     }
+
+
+MAX_SAFE = 2**53 - 1  # JavaScript reads larger JSON numbers inexactly
+
+
+def json_seed(seed: int | None) -> int | str | None:
+    """A seed as messages carry it: a string when it is beyond what JavaScript reads exactly."""
+    return str(seed) if seed is not None and abs(seed) > MAX_SAFE else seed
 
 
 def _rules_dict(rules) -> dict:
     return {f.name: getattr(rules, f.name) for f in fields(rules)}
 
 
-__all__ = ["hand_record", "match_record", "ranking"]
+__all__ = ["hand_record", "match_record", "ranking", "json_seed"]

@@ -8,6 +8,7 @@ a clock. Nothing here does I/O or reads a clock: time arrives as ``now``.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib
 from dataclasses import dataclass
@@ -28,6 +29,8 @@ from game.actions import (
     to_dict as action_dict,
     with_seq,
 )
+from game.hints import hint_of_view
+from game.rules import Rules
 from game.state import CLAIM as HAND_CLAIM
 from game.state import auto_action
 from rooms import clock, errors as E
@@ -44,6 +47,7 @@ BOT_MODULES = {"fan": "rooms.bot", "random": "rooms.bot_random"}
 # and the game's claim window is replaced by the room's uniform one (rooms/window.py).
 _DROPPED = frozenset(("response", "claim_window"))
 _MAX_STEPS = 100_000  # automatic entries in one call; a loop past this is a bug
+_UNSENT = object()
 
 
 class Outbound(NamedTuple):
@@ -65,6 +69,7 @@ class Member:
     seat: int | None  # None: a spectator
     connected: bool = True
     since: float = 0.0  # when the last disconnect happened
+    hints: bool = True  # send this player the wait hint of its seat (the client's switch)
 
 
 def match_seed(secret: bytes, k: int) -> int:
@@ -72,13 +77,17 @@ def match_seed(secret: bytes, k: int) -> int:
     return int.from_bytes(hashlib.sha256(secret + b"match" + k.to_bytes(4, "big")).digest()[:8], "big")
 
 
-def load_bot(level: str) -> Callable[[dict], object] | None:
-    """The bot engineer's ``choose(view)`` for a level, or None when its module is not there."""
+def load_bot(level: str, rules: Rules | None = None) -> Callable[[dict], object] | None:
+    """The bot engineer's ``choose(view)`` for a level, or None when its module is not there. The fan
+    bot is told the room's rules: the view does not carry them."""
     try:
         module = importlib.import_module(BOT_MODULES[level])
     except ModuleNotFoundError:
         return None
-    return getattr(module, "choose", None)
+    choose = getattr(module, "choose", None)
+    if choose is not None and level == "fan" and rules is not None:
+        choose = functools.partial(choose, min_fan=rules.min_fan, check_wins=rules.false_win_penalty)
+    return choose
 
 
 class Room:
@@ -132,6 +141,8 @@ class Room:
 
     def __init__(self, bot_policies: Mapping[str, Callable] | None = None):
         self._policies = dict(bot_policies or {})
+        self._bots: dict[str, Callable] = {}  # level -> choose, built with the room's rules
+        self._hint_sent: dict[str, object] = {}  # player -> the hint last sent (sent again only when it changes)
         self._log: list[dict] = []
         self.rseq = 0
         self.last_now = float("-inf")
@@ -197,11 +208,15 @@ class Room:
     def snapshot(self, player_id: str) -> dict:
         m = self._member(player_id)
         seat = m.seat
+        game = None
+        if self.phase == PLAYING:
+            game = self._view(seat)
+            if self._hints_for(m):  # not recorded as sent: a snapshot may be built and not sent
+                game["hint"] = hint_of_view(game, self.rules)
         return {
             "t": "snapshot", "room": self.id, "rseq": self.rseq, "info": self.info(True),
-            "you": {"id": player_id, "seat": seat, "host": player_id == self.host},
-            "game": self._view(seat) if self.phase == PLAYING else None,
-            "clock": self._clock(), "records": self.records(),
+            "you": {"id": player_id, "seat": seat, "host": player_id == self.host, "hints": m.hints},
+            "game": game, "clock": self._clock(), "records": self.records(),
         }
 
     def info(self, member: bool = True) -> dict:
@@ -376,6 +391,14 @@ class Room:
                 s.ready = False  # a rematch asks again
         return self._room_msgs() + self._release(events, now)
 
+    def _apply_hint(self, e, now):
+        m = self.members[e["player"]]
+        m.hints = e["on"]
+        self._hint_sent.pop(m.id, None)
+        if m.hints and self._hints_for(m):
+            return [Outbound(m.id, self._add_hint(m, self._game_msg([], m.seat), force=True))]
+        return []
+
     def _apply_auto(self, e, now):
         self.auto[e["player"]] = e["why"] if e["on"] else None
         return self._room_msgs()
@@ -489,8 +512,27 @@ class Room:
                           "to_act": bool(legal), "seq": seq, "clock": self._clock()})
 
     def _game_msgs(self, events: list) -> list[Outbound]:
-        return [Outbound(m.id, self._game_msg(events, m.seat if self.phase == PLAYING else None))
-                for m in self._recipients()]
+        out = []
+        for m in self._recipients():
+            msg = self._game_msg(events, m.seat if self.phase == PLAYING else None)
+            out.append(Outbound(m.id, self._add_hint(m, msg)))
+        return out
+
+    def _hints_for(self, m: Member) -> bool:
+        """Hints go to a human seat that asked for them, never to spectators (bots get no messages)."""
+        return (m.hints and m.seat is not None and self.phase == PLAYING
+                and self.seats[m.seat] is not None and self.seats[m.seat].bot is None)
+
+    def _add_hint(self, m: Member, msg: dict, force: bool = False) -> dict:
+        """Put the seat's wait hint into ``msg`` when it differs from the last one sent (or ``force``):
+        computed from the seat's own view only, so it tells nothing the seat cannot see."""
+        if not self._hints_for(m):
+            return msg
+        h = hint_of_view(self._view(m.seat), self.rules)
+        last = self._hint_sent.get(m.id, _UNSENT)
+        if force or not (h is last or h == last):
+            self._hint_sent[m.id] = msg["hint"] = h
+        return msg
 
     def _legal(self, player: int | None) -> tuple:
         if player is None or self.phase != PLAYING:
@@ -594,7 +636,7 @@ class Room:
     def _bot_action(self, p: int):
         """The bot's choice from its own view only, or None if it chose nothing legal (or failed)."""
         level = self.seats[p].bot
-        choose = self._policies.get(level) or load_bot(level)
+        choose = self._policies.get(level) or self._bot(level)
         if choose is None:
             return None
         view = self._view(p)
@@ -605,6 +647,11 @@ class Room:
         except Exception:  # a broken bot must not stop the table: 托管 plays, and the log says bot_error
             return None
         return action if action in self._legal(p) else None
+
+    def _bot(self, level: str) -> Callable | None:
+        if level not in self._bots:
+            self._bots[level] = load_bot(level, self.rules)
+        return self._bots[level]
 
     def _run(self, now: float) -> list[Outbound]:
         out: list[Outbound] = []
@@ -722,7 +769,7 @@ class Room:
         level = cmd.get("level", "fan")
         if level not in BOT_LEVELS:
             raise RoomError(E.BAD_COMMAND, f"level must be one of {BOT_LEVELS}, got {level!r}")
-        if level not in self._policies and load_bot(level) is None:
+        if level not in self._policies and self._bot(level) is None:
             raise RoomError(E.BOTS_DISABLED, f"no {level} bot on this server")
         return {"k": "add_bot", "seat": self._seat_arg(cmd), "level": level}
 
@@ -767,6 +814,13 @@ class Room:
             raise RoomError(E.BAD_COMMAND, f"on must be a bool, got {on!r}")
         return {"k": "auto", "player": p, "on": on, "why": "requested"}
 
+    def _cmd_hint(self, pid, cmd, now):
+        self._member(pid)
+        on = cmd.get("on")
+        if type(on) is not bool:
+            raise RoomError(E.BAD_COMMAND, f"on must be a bool, got {on!r}")
+        return {"k": "hint", "player": pid, "on": on}
+
     def _cmd_act(self, pid, cmd, now):
         p = self._seated_in_match(pid)
         try:
@@ -793,19 +847,19 @@ _COMMANDS = {
     "join": Room._cmd_join, "watch": Room._cmd_watch, "sit": Room._cmd_sit, "ready": Room._cmd_ready,
     "rematch": Room._cmd_rematch, "start": Room._cmd_start, "add_bot": Room._cmd_add_bot,
     "remove_bot": Room._cmd_remove_bot, "kick": Room._cmd_kick, "leave": Room._cmd_leave,
-    "host": Room._cmd_host, "auto": Room._cmd_auto, "act": Room._cmd_act,
+    "host": Room._cmd_host, "auto": Room._cmd_auto, "act": Room._cmd_act, "hint": Room._cmd_hint,
 }
 _FIELDS = {
     "join": {"code", "seat"}, "watch": {"code"}, "sit": {"seat"}, "ready": {"ready"}, "rematch": set(),
     "start": set(), "add_bot": {"seat", "level"}, "remove_bot": {"seat"}, "kick": {"player"}, "leave": set(),
-    "host": {"player"}, "auto": {"on"}, "act": {"action"},
+    "host": {"player"}, "auto": {"on"}, "act": {"action"}, "hint": {"on"},
 }
 _APPLY = {
     "create": Room._apply_create, "restore": Room._apply_restore, "join": Room._apply_join,
     "watch": Room._apply_watch, "sit": Room._apply_sit, "ready": Room._apply_ready, "start": Room._apply_start,
     "add_bot": Room._apply_add_bot, "remove_bot": Room._apply_remove_bot, "host": Room._apply_host,
     "leave": Room._apply_leave, "kick": Room._apply_kick, "auto": Room._apply_auto, "act": Room._apply_act,
-    "close": Room._apply_close,
+    "close": Room._apply_close, "hint": Room._apply_hint,
 }
 
 __all__ = ["Room", "RoomError", "Outbound", "match_seed", "LOBBY", "PLAYING"]

@@ -7,23 +7,27 @@ here; room commands go onto their room's queue (server.roomtask), whose task is 
 from __future__ import annotations
 
 import asyncio
-import gc
 import logging
 import secrets
 import signal
 import time
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
 from websockets.asyncio.server import serve
 from websockets.exceptions import ConnectionClosed
 
+from game.actions import from_dict
+from game.match import replay_hands
+from game.rules import Rules
 from rooms.config import RoomConfig
 from rooms.errors import RoomError
 from rooms.invite import new_code, normalize
 from rooms.quickmatch import QuickMatch
+from rooms.records import json_seed
 from rooms.room import Room
 from rooms.types import ROOM_TYPES
-from server import accounts, codec
+from server import accounts, codec, gctune
 from server.codec import BAD_FIELD, UNKNOWN_TYPE, ProtocolError
 from server.conn import Conn
 from server.http import make_process_request
@@ -49,13 +53,14 @@ CHAT_BAD = "chat/bad_text"
 
 # Commands the server hands to the player's room as they are (rooms.room validates their fields).
 ROOM_COMMANDS = frozenset(("sit", "ready", "start", "add_bot", "remove_bot", "kick", "leave", "host", "act",
-                           "auto", "rematch"))
+                           "auto", "rematch", "hint"))
 LOBBY_COMMANDS = frozenset(("guest", "resume", "ping", "rooms", "create", "join", "watch", "quick",
                             "quick_cancel", "snapshot", "chat"))
 CLOSE_REPLACED = 4001  # a newer connection of the same player took over
 CLOSE_IDLE = 4002
 CLOSE_ABUSE = 4003
 PENDING = object()  # where[player] while a room for them is being created
+REPLAY_CACHE = 16  # finished matches whose replay file is kept, most recently served
 
 
 @dataclass
@@ -74,7 +79,7 @@ class Limits:
     ping_interval: float | None = 20.0
     ping_timeout: float | None = 20.0
     close_timeout: float = 5.0
-    gc_every: float = 600.0  # gc.freeze() again this often
+    gc_every: float = 600.0  # a full collection, then gc.freeze(), this often (server.gctune)
 
 
 @dataclass
@@ -100,6 +105,7 @@ class App:
         self.quick = QuickMatch()
         self.quick_queue: asyncio.Queue = asyncio.Queue()
         self.bots = self.settings.bot_policies  # None: the rooms' own bot modules
+        self.replays: OrderedDict[int, dict] = OrderedDict()  # match id -> its replay file
         self.server = None
         self.tasks: list[asyncio.Task] = []
         self.stopping = False
@@ -127,8 +133,7 @@ class App:
         self.tasks.append(self.loop.create_task(self.quick_loop(), name="quick match"))
         self.tasks.append(self.loop.create_task(self.housekeeping(), name="housekeeping"))
         # Everything built so far lives as long as the server: keep it out of the collector's scans.
-        gc.collect()
-        gc.freeze()
+        gctune.tune()
         return self.server.sockets[0].getsockname()[1]
 
     async def stop(self) -> None:
@@ -152,7 +157,7 @@ class App:
     async def housekeeping(self) -> None:
         while True:
             await asyncio.sleep(self.limits.gc_every)
-            gc.freeze()
+            gctune.sweep()
 
     async def recover(self) -> None:
         """Rebuild every room that was not closed from its log; its members reconnect with their tokens."""
@@ -512,10 +517,37 @@ class App:
         if parts == ["api", "rooms"]:
             return 200, {"rooms": [r.summary for r in self.rooms.values() if r.summary is not None][:100]}
         if len(parts) == 3 and parts[:2] == ["api", "matches"] and parts[2].isdigit() and len(parts[2]) < 12:
-            m = await self.store.finished_match(int(parts[2]))
+            m = await self.replay_file(int(parts[2]))
             if m is not None:
                 return 200, m
         return 404, {"error": "not_found"}
+
+    async def replay_file(self, match_id: int) -> dict | None:
+        """A finished match as GET /api/matches/<id> serves it: the stored record, and for each hand
+        the events its replay shows, computed by replaying the log here (the client runs no game)."""
+        if match_id in self.replays:
+            self.replays.move_to_end(match_id)
+            return self.replays[match_id]
+        m = await self.store.finished_match(match_id)
+        if m is None:
+            return None
+        try:
+            streams = await asyncio.to_thread(_replay_streams, m)
+        except Exception:  # a log this server cannot replay: served without events (the client says so)
+            log.warning("match %d does not replay", match_id, exc_info=True)
+            streams = None
+        for rec in m["hands"] if streams else ():
+            rec["events"] = streams[rec["hand"]]
+        m["seed"] = json_seed(m["seed"])
+        self.replays[match_id] = m
+        while len(self.replays) > REPLAY_CACHE:
+            self.replays.popitem(last=False)
+        return m
+
+
+def _replay_streams(m: dict) -> list[list[dict]]:
+    log = [(p, from_dict(a)) for p, a in m["actions"]]
+    return replay_hands(Rules(**m["rules"]), log, seed=m["seed"])
 
 
 def _fields(msg: dict, *allowed: str) -> None:

@@ -144,8 +144,10 @@ def replay_match(rec: dict, args) -> int:
 
     try:
         seed, salt, announced = rec["seed"], rec["salt"], rec["commitment"]
+        if type(seed) is str and seed.isdigit():
+            seed = int(seed)  # seeds beyond 2^53 are sent as strings (JavaScript reads them inexactly)
         if type(seed) is not int or not isinstance(salt, str) or not isinstance(announced, str):
-            raise ValueError("seed, salt and commitment: an int and two strings")
+            raise ValueError("seed, salt and commitment: an int (or its digits) and two strings")
         if not fair.check(seed, salt, announced):
             print(f"replay: the commitment {announced} is not SHA-256 of seed and salt: the wall was not the"
                   " one announced", file=sys.stderr)

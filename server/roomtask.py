@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from rooms.config import RoomConfig
 from rooms.errors import RoomError
+from rooms.records import json_seed
 from rooms.room import PLAYING, Room, match_seed
 from server import codec, fair
 
@@ -23,6 +24,15 @@ if TYPE_CHECKING:  # pragma: no cover
 log = logging.getLogger("guobiao.room")
 
 CHAT_MAX = 200  # characters
+
+
+# Log entries that cannot change a room's seats, spectators, phase or config: plays during a match
+# (rooms/room.py) and hand results. A commit of only these skips rebuilding members and the summary.
+_PLAY_KINDS = frozenset(("act", "close", "hand_result"))
+
+
+def _seats_unchanged(entries: list) -> bool:
+    return bool(entries) and all(e["k"] in _PLAY_KINDS for e in entries)
 
 
 class RoomTask:
@@ -140,10 +150,11 @@ class RoomTask:
         for n in notices:
             if n["t"] == "reveal":
                 n["id"] = self.matches[n["match"]].get("id")  # GET /api/matches/<id>
-        old = self.members
-        self._refresh()
-        self.app.members_changed(self, old, self.members)
-        await self._learn_names()
+        if not _seats_unchanged(entries):
+            old = self.members
+            self._refresh()
+            self.app.members_changed(self, old, self.members)
+            await self._learn_names()
         # A commitment goes out before the match's first deal, a reveal after its last result.
         for msg in notices:
             if msg["t"] == "commitment":
@@ -200,8 +211,8 @@ class RoomTask:
         """What new log entries mean for the match tables, and the fairness notices they call for:
         a commitment when a match starts (sent before its first deal), a reveal when it ends."""
         effects, notices = [], []
-        info = self.room.info(True)
-        if info["matches"] > self.match_no:
+        # room.match_no is what info()["matches"] reports; info() itself is too dear for every action.
+        if self.room.match_no > self.match_no and (info := self.room.info(True))["matches"] > self.match_no:
             k = self.match_no = info["matches"]
             seed = match_seed(self.secret, k)
             salt = fair.new_salt()
@@ -225,7 +236,7 @@ class RoomTask:
                 if m is None:  # pragma: no cover - its start was never recorded: nothing to reveal
                     log.warning("room %s: match %d ended without a recorded commitment", self.id, k)
                     continue
-                notices.append({"t": "reveal", "match": k, "seed": m["seed"], "salt": m["salt"],
+                notices.append({"t": "reveal", "match": k, "seed": json_seed(m["seed"]), "salt": m["salt"],
                                 "commitment": m["commitment"]})
         for n in notices:
             n["room"], n["rseq"] = self.id, self.room.rseq

@@ -7,6 +7,7 @@ transaction, so a room's new log rows and the results they produce land together
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import sqlite3
@@ -40,6 +41,8 @@ class Store:
     def __init__(self, db: aiosqlite.Connection, path: str):
         self.db = db
         self.path = path
+        self._pending: list = []  # writes waiting for the group commit (write)
+        self._flusher: asyncio.Task | None = None
 
     @classmethod
     async def open(cls, path: str | Path) -> Store:
@@ -98,21 +101,21 @@ class Store:
 
     async def add_room(self, code: str, config: dict, created_by: str | None, entries: list) -> int:
         """A new room and the first entries of its log, together."""
+        return await self._in_thread(self._add_room_sync, code, config, created_by, entries)
+
+    def _add_room_sync(self, code: str, config: dict, created_by: str | None, entries: list) -> int:
+        con = self.db._conn
         now = time.time()
-        await self.db.execute("BEGIN IMMEDIATE")
+        con.execute("BEGIN IMMEDIATE")
         try:
-            cur = await self.db.execute(
-                "INSERT INTO rooms (code, config, created_by, created_at) VALUES (?, ?, ?, ?)",
-                (code, dumps(config), created_by, now),
-            )
+            cur = con.execute("INSERT INTO rooms (code, config, created_by, created_at) VALUES (?, ?, ?, ?)",
+                              (code, dumps(config), created_by, now))
             room_id = cur.lastrowid
-            await self.db.executemany(
-                "INSERT INTO actions (room_id, n, entry, at) VALUES (?, ?, ?, ?)",
-                [(room_id, i, dumps(e), now) for i, e in enumerate(entries)],
-            )
-            await self.db.execute("COMMIT")
+            con.executemany("INSERT INTO actions (room_id, n, entry, at) VALUES (?, ?, ?, ?)",
+                            [(room_id, i, dumps(e), now) for i, e in enumerate(entries)])
+            con.execute("COMMIT")
         except BaseException:
-            await self._rollback()
+            _rollback_sync(con)
             raise
         return room_id
 
@@ -133,53 +136,68 @@ class Store:
         """Append log entries ``start, start+1, ...`` and apply match effects in one transaction.
 
         The primary key (room_id, n) makes a duplicate or out-of-order append fail loudly instead of
-        storing an action twice.
+        storing an action twice. Writes of several rooms that arrive together share one commit (group
+        commit: one trip to the database thread for all of them); each is its own savepoint, so one that
+        fails changes nothing and the others still land. Returns once the write is committed.
         """
+        fut = asyncio.get_running_loop().create_future()
+        self._pending.append((room_id, start, entries, effects, fut))
+        if self._flusher is None or self._flusher.done():
+            self._flusher = asyncio.get_running_loop().create_task(self._flush())
+        await fut
+
+    MAX_BATCH = 512  # writes per transaction
+
+    async def _flush(self) -> None:
+        """The group-commit writer: one transaction for every write queued meanwhile, until none is left."""
+        await asyncio.sleep(0)  # let the writes of the rooms running now join this batch
+        while self._pending:
+            batch, self._pending = self._pending[:self.MAX_BATCH], self._pending[self.MAX_BATCH:]
+            try:
+                results = await self._in_thread(self._write_batch_sync, [b[:4] for b in batch])
+            except BaseException as e:  # the commit failed: none of them landed
+                results = [e] * len(batch)
+            for (*_, fut), r in zip(batch, results):
+                if fut.done():
+                    continue
+                if r is None:
+                    fut.set_result(None)
+                else:
+                    fut.set_exception(r)
+
+    def _write_batch_sync(self, batch: list) -> list:
+        """On the database thread: every write in ``batch`` as a savepoint of one transaction; returns
+        None or the exception for each (the commit failing raises: then none of them landed)."""
+        con = self.db._conn
         now = time.time()
-        await self.db.execute("BEGIN IMMEDIATE")
+        out: list = []
+        con.execute("BEGIN IMMEDIATE")
         try:
-            await self.db.executemany(
-                "INSERT INTO actions (room_id, n, entry, at) VALUES (?, ?, ?, ?)",
-                [(room_id, start + i, dumps(e), now) for i, e in enumerate(entries)],
-            )
-            for effect in effects or ():
-                await self._effect(room_id, effect, now)
-            await self.db.execute("COMMIT")
+            for room_id, start, entries, effects in batch:
+                con.execute("SAVEPOINT w")
+                try:
+                    con.executemany("INSERT INTO actions (room_id, n, entry, at) VALUES (?, ?, ?, ?)",
+                                    [(room_id, start + i, dumps(e), now) for i, e in enumerate(entries)])
+                    for effect in effects or ():
+                        _effect_sync(con, room_id, effect, now)
+                    con.execute("RELEASE w")
+                    out.append(None)
+                except Exception as e:
+                    con.execute("ROLLBACK TO w")
+                    con.execute("RELEASE w")
+                    out.append(e)
+            con.execute("COMMIT")
         except BaseException:
-            await self._rollback()
+            _rollback_sync(con)
             raise
+        return out
 
-    async def _rollback(self) -> None:
-        try:
-            await self.db.execute("ROLLBACK")
-        except sqlite3.OperationalError:  # SQLite rolled back by itself (or BEGIN never ran)
-            pass
-
-    async def _effect(self, room_id: int, e: dict, now: float) -> None:
-        kind = e["kind"]
-        if kind == "match_start":
-            await self.db.execute(
-                "INSERT INTO matches (room_id, number, rules, seed, salt, commitment, players, started_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (room_id, e["number"], dumps(e["rules"]), e["seed"], e["salt"], e["commitment"],
-                 dumps(e["players"]), now),
-            )
-        elif kind == "hand_result":
-            await self.db.execute(
-                "INSERT INTO hand_results (match_id, hand, record)"
-                " VALUES ((SELECT id FROM matches WHERE room_id = ? AND number = ?), ?, ?)",
-                (room_id, e["number"], e["hand"], dumps(e["record"])),
-            )
-        elif kind == "match_result":
-            await self.db.execute(
-                "INSERT INTO match_results (match_id, record, finished_at)"
-                " VALUES ((SELECT id FROM matches WHERE room_id = ? AND number = ?), ?, ?)",
-                (room_id, e["number"], dumps(e["record"]), now),
-            )
-            await self.db.execute("UPDATE matches SET finished_at = ? WHERE room_id = ? AND number = ?",
-                                  (now, room_id, e["number"]))
-        else:  # pragma: no cover - a bug in the caller
-            raise ValueError(f"unknown effect {kind!r}")
+    async def _in_thread(self, fn, *args):
+        """Run ``fn(*args)`` on aiosqlite's connection thread as one job: nothing else runs on the
+        connection meanwhile, so a transaction inside ``fn`` cannot interleave with another coroutine's
+        statements (two rooms committing at once used to collide: "cannot start a transaction within a
+        transaction", and one's ROLLBACK undid the other's rows)."""
+        return await self.db._execute(fn, *args)
 
     async def close_room(self, room_id: int) -> None:
         await self.db.execute("UPDATE rooms SET closed_at = ? WHERE id = ? AND closed_at IS NULL",
@@ -220,3 +238,37 @@ class Store:
             "started_at": row["started_at"], "finished_at": row["finished_at"],
             "actions": rec["actions"], "hands": rec["hands"], "scores": rec["scores"], "ranking": rec["ranking"],
         }
+
+
+def _rollback_sync(con: sqlite3.Connection) -> None:
+    try:
+        con.execute("ROLLBACK")
+    except sqlite3.OperationalError:  # SQLite rolled back by itself (or BEGIN never ran)
+        pass
+
+
+def _effect_sync(con: sqlite3.Connection, room_id: int, e: dict, now: float) -> None:
+    kind = e["kind"]
+    if kind == "match_start":
+        con.execute(
+            "INSERT INTO matches (room_id, number, rules, seed, salt, commitment, players, started_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (room_id, e["number"], dumps(e["rules"]), e["seed"], e["salt"], e["commitment"],
+             dumps(e["players"]), now),
+        )
+    elif kind == "hand_result":
+        con.execute(
+            "INSERT INTO hand_results (match_id, hand, record)"
+            " VALUES ((SELECT id FROM matches WHERE room_id = ? AND number = ?), ?, ?)",
+            (room_id, e["number"], e["hand"], dumps(e["record"])),
+        )
+    elif kind == "match_result":
+        con.execute(
+            "INSERT INTO match_results (match_id, record, finished_at)"
+            " VALUES ((SELECT id FROM matches WHERE room_id = ? AND number = ?), ?, ?)",
+            (room_id, e["number"], dumps(e["record"]), now),
+        )
+        con.execute("UPDATE matches SET finished_at = ? WHERE room_id = ? AND number = ?",
+                    (now, room_id, e["number"]))
+    else:  # pragma: no cover - a bug in the caller
+        raise ValueError(f"unknown effect {kind!r}")

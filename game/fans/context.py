@@ -52,6 +52,37 @@ def validate(hand: Hand, ctx: WinContext) -> list[int]:
     return counts(hand, ctx)[1]
 
 
+def ordinary(hand: Hand, ctx: WinContext) -> bytes | None:
+    """The standing tiles with the winning tile, sorted, as bytes, when the hand and its context
+    pass every check of ``validate`` but the last two, the count of copies and ``check_flags``
+    (the scorer makes them in that order, on its per-suit counts); None when anything is unusual,
+    for ``validate`` to name the error. Mostly C-level: the scorer's fast way in."""
+    melds = hand.melds
+    tiles = hand.tiles
+    if len(melds) > 4 or len(tiles) != 13 - 3 * len(melds) or not _TILES.issuperset(tiles):
+        return None
+    try:
+        standing = bytes(sorted((*tiles, ctx.win_tile)))
+    except (TypeError, ValueError):  # not a small int (a float equal to a tile passes the set test)
+        return None
+    if standing[-1] >= NUM_KINDS:
+        return None
+    for m in melds:
+        t = m.tile
+        if m.concealed and m.kind != KONG:
+            return None
+        if m.kind == CHOW:
+            if t not in _CHOW_STARTS or t.__class__ is not int:
+                return None
+        elif t not in _TILES or t.__class__ is not int:
+            return None
+    if (ctx.flowers.__class__ is not int or not 0 <= ctx.flowers <= 8
+            or ctx.seat_wind not in _WINDS or ctx.prevalent_wind not in _WINDS
+            or ctx.seat_wind.__class__ is not int or ctx.prevalent_wind.__class__ is not int):
+        return None
+    return standing
+
+
 def counts(hand: Hand, ctx: WinContext) -> tuple[list[int], list[int]]:
     """``validate``, returning the counts of the standing tiles with the winning tile as well:
     (standing, every tile). A fast pass handles ordinary input; anything unusual goes to the full
@@ -88,7 +119,7 @@ def counts(hand: Hand, ctx: WinContext) -> tuple[list[int], list[int]]:
             or ctx.seat_wind.__class__ is not int or ctx.prevalent_wind.__class__ is not int):
         return _validate(hand, ctx)
     if ctx.fourth_tile or ctx.kong:
-        _check_flags(hand, ctx)
+        check_flags(hand, ctx)
     return standing, all_counts
 
 
@@ -128,15 +159,15 @@ def _validate(hand: Hand, ctx: WinContext) -> tuple[list[int], list[int]]:
         value = getattr(ctx, field_name)
         if not (isinstance(value, int) and 0 <= value <= 3):
             raise HandError("context/wind", f"{field_name} must be 0..3 (E, S, W, N), got {value!r}")
-    _check_flags(hand, ctx)
+    check_flags(hand, ctx)
     standing = [0] * NUM_KINDS
     for t in (*hand.tiles, ctx.win_tile):
         standing[t] += 1
     return standing, all_counts
 
 
-def _check_flags(hand: Hand, ctx: WinContext) -> None:
-    """The flags that must agree with the hand: 和绝张 and the kong flag."""
+def check_flags(hand: Hand, ctx: WinContext) -> None:
+    """The flags that must agree with the hand: 和绝张 and the kong flag (the last check)."""
     melds = hand.melds
     win = ctx.win_tile
     held = hand.tiles.count(win)

@@ -10,6 +10,7 @@ step 4).
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from functools import lru_cache
 from itertools import combinations_with_replacement, compress, product
 
@@ -61,7 +62,8 @@ _SETS_FROM = {offset: {(r, kind): _SETS[kind][offset + r] for r in range(9) for 
 
 
 class Suit:
-    """What one suit's counts give, computed once per distinct key (``suit``).
+    """What one suit's counts give, computed once per distinct key (``suit``, ``suit_of_tiles``):
+    ``key`` the counts from tile ``offset``, ``tiles`` the same sorted as bytes.
 
     - ``splits``: its splits into sets, plus the pair when it holds 3n+2 tiles (sorted, no
       duplicates); () when it cannot be split (always so for 3n+1 tiles);
@@ -73,20 +75,20 @@ class Suit:
     - ``even`` / ``single``: every count even / at most one (七对, 全不靠), ``pairs`` / ``odd()``:
       the pairs held (a 4 counts twice) and the tiles held an odd number of times (七对 waits);
     - ``knitted``: the ranks r (0, 1, 2) with r, r+3 and r+6 all present (组合龙); ``kinds``: how
-      many different tiles are present.
+      many different tiles are present; ``most``: the largest count; ``fours``: the tiles held 4 times.
     """
 
-    __slots__ = ("key", "offset", "splits", "one", "pair", "_waits", "bits", "even", "single", "pairs", "knitted",
-                 "kinds")
+    __slots__ = ("key", "offset", "tiles", "splits", "one", "pair", "_waits", "bits", "even", "single", "pairs", "knitted",
+                 "kinds", "most", "fours")
 
     def waits(self) -> tuple:
         if self._waits is None:
             key, offset = self.key, self.offset
-            waits = ()
-            if sum(key) % 3:
-                splits = (lambda k: _honor_splits(k)) if offset == 27 else _SUIT_TABLE.__contains__
-                waits = tuple(offset + r for r in range(len(key)) if splits(key[:r] + (key[r] + 1,) + key[r + 1:]))
-            self._waits = waits
+            plus = [key[:r] + (key[r] + 1,) + key[r + 1:] for r in range(len(key))] if sum(key) % 3 else []
+            if offset == 27:
+                self._waits = tuple(27 + r for r, k in enumerate(plus) if _honor_splits(k))
+            else:
+                self._waits = tuple(offset + r for r, k in enumerate(plus) if k in _SUIT_TABLE)
         return self._waits
 
     def odd(self) -> tuple:
@@ -100,10 +102,21 @@ _KNITTED_RANKS = tuple(tuple(r for r in range(3) if bits >> r & 0b1001001 == 0b1
 
 @lru_cache(maxsize=1 << 16)
 def suit(key: tuple, offset: int) -> Suit:
-    """The ``Suit`` of counts ``key`` (9 ranks from tile ``offset``, or the 7 honors at 27).
-    Counts are at most 5 (a wait on a tile held four times), so the traits are C-level counts."""
+    """The ``Suit`` of counts ``key`` (9 ranks from tile ``offset``, or the 7 honors at 27)."""
+    return _suit(key, offset, bytes([offset + r for r, n in enumerate(key) for _ in range(n)]))
+
+
+@lru_cache(maxsize=1 << 16)
+def suit_of_tiles(tiles: bytes, offset: int) -> Suit:
+    """The ``Suit`` of one suit's tiles given sorted, as bytes: a key cheaper to make than counts
+    (``suits_of_tiles`` cuts it from the hand's sorted tiles)."""
+    return _suit(tuple(map(tiles.count, range(offset, 34 if offset == 27 else offset + 9))), offset, tiles)
+
+
+def _suit(key: tuple, offset: int, tiles: bytes) -> Suit:
+    # Counts are at most 5 (a wait on a tile held four times), so the traits are C-level counts.
     s = Suit()
-    s.key, s.offset, s._waits = key, offset, None
+    s.key, s.offset, s.tiles, s._waits = key, offset, tiles, None
     ones, twos, threes, fours, fives = key.count(1), key.count(2), key.count(3), key.count(4), key.count(5)
     s.pair = sum(key) % 3 == 2
     s.splits = _splits(key, offset)
@@ -114,6 +127,8 @@ def suit(key: tuple, offset: int) -> Suit:
     s.single = twos + threes + fours + fives == 0
     s.pairs = twos + threes + 2 * (fours + fives)
     s.kinds = ones + twos + threes + fours + fives
+    s.most = max(key)
+    s.fours = fours
     s.knitted = () if offset == 27 else _KNITTED_RANKS[bits]
     return s
 
@@ -144,6 +159,13 @@ def _honor_splits(key: tuple) -> tuple:
         elif n:
             return ()
     return ((tuple(sets), pair),)
+
+
+def suits_of_tiles(tiles: bytes) -> tuple[Suit, Suit, Suit, Suit]:
+    """The four ``Suit``s of sorted tiles (as bytes): each suit is a slice, found by bisection."""
+    i, j, k = bisect_left(tiles, 9), bisect_left(tiles, 18), bisect_left(tiles, 27)
+    return (suit_of_tiles(tiles[:i], 0), suit_of_tiles(tiles[i:j], 9), suit_of_tiles(tiles[j:k], 18),
+            suit_of_tiles(tiles[k:], 27))
 
 
 def suits(counts) -> tuple[Suit, Suit, Suit, Suit]:

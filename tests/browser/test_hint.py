@@ -1,4 +1,5 @@
-"""Acceptance (d): the wait hint (听牌提示) shows the right waits for a scripted hand."""
+"""Acceptance (d): the wait hint (听牌提示) shows the right waits, with their fans from the server, for a
+scripted hand."""
 
 from __future__ import annotations
 
@@ -17,6 +18,24 @@ OTHERS = ("19m19p5s5pESWCFP7s", "28m28p6s6p8sESWCFP", "37m37p4p5s7p9sESWCF")
 def waits(page) -> dict:
     return dict(page.locator("[data-testid=hint] [data-wait]").evaluate_all(
         "els => els.map(e => [e.dataset.wait, e.querySelector('.unseen').textContent])"))
+
+
+def fans(page) -> dict:
+    """wait -> (its fans as shown, its total, whether it reaches the room's minimum)."""
+    rows = page.locator("[data-testid=hint] [data-wait]").evaluate_all(
+        "els => els.map(e => [e.dataset.wait, e.querySelector('.fan-list')?.textContent,"
+        " e.querySelector('.wait-total')?.textContent, e.dataset.meetsMin])")
+    return {w: (f, total, meets) for w, f, total, meets in rows}
+
+
+def check_fans(page) -> None:
+    """清龙 16 + 门前清 2 + 平和 2 (+ 喜相逢 1 on 1s) + 缺一门 1: both waits reach the 8-fan minimum."""
+    page.wait_for_function("() => document.querySelectorAll('[data-testid=hint] .fan-list').length === 2",
+                           timeout=TIMEOUT)
+    got = fans(page)
+    assert got["9"] == ("Pure Straight 16 · Concealed Hand 2 · All Chows 2 · Mixed Double Chow 1 · "
+                        "One Voided Suit 1", "22 fans", "true"), got
+    assert got["12"] == ("Pure Straight 16 · Concealed Hand 2 · All Chows 2 · One Voided Suit 1", "21 fans", "true"), got
 
 
 def test_the_wait_hint_shows_the_waits_of_a_scripted_hand(browser, server, fast, scripted_wall, artifacts):
@@ -41,6 +60,7 @@ def test_the_wait_hint_shows_the_waits_of_a_scripted_hand(browser, server, fast,
     expect(page.locator("[data-testid=hint]")).to_contain_text("Discard North")
     expect(page.locator("[data-testid=hint] [data-wait]")).to_have_count(2)
     assert waits(page) == {"9": "2 unseen", "12": "4 unseen"}
+    check_fans(page)
     # The discards that keep the hand ready are marked in the hand.
     assert "marked" in (north.get_attribute("class") or "")
     shot(page, artifacts, "d-hint-own-turn")
@@ -50,11 +70,18 @@ def test_the_wait_hint_shows_the_waits_of_a_scripted_hand(browser, server, fast,
     expect(page.locator("[data-testid=hint]")).to_contain_text("Waits")
     expect(page.locator("[data-testid=hint] [data-wait]")).to_have_count(2)
     assert set(waits(page)) == {"9", "12"}
+    check_fans(page)
     shot(page, artifacts, "d-hint-waiting")
 
-    # The hint can be turned off.
+    # The hint can be turned off; the server then stops computing it for this player.
     page.uncheck("[data-testid=hint-toggle]")
     expect(page.locator("[data-testid=hint]")).to_have_count(0)
+    (task,) = server.app.rooms.values()
+    for _ in range(50):
+        if not any(m.hints for m in task.room.members.values()):
+            break
+        page.wait_for_timeout(100)
+    assert not any(m.hints for m in task.room.members.values())
     ctx.close()
 
 

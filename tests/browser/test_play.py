@@ -26,6 +26,12 @@ def test_create_room_add_bots_and_play_a_hand_to_the_result(browser, server, fas
     expect(result.locator("[data-testid=settlement]")).to_be_visible()
     expect(result.locator("[data-testid=headline]")).not_to_be_empty()
     assert discards, "the player discarded at least once by clicking"
+    if result.locator("[data-testid=all-hands]").count():
+        # An exhaustive draw: every hand is laid open (R98), none face down.
+        expect(result.locator("[data-testid=all-hands] .row")).to_have_count(4)
+        assert result.locator("[data-testid=all-hands] .row > .tile.back").count() == 0
+    else:
+        expect(result.locator("[data-testid=fans]")).to_be_visible()
     shot(page, artifacts, "a-hand-result")
     # The next hand starts when everybody continues.
     result.locator("[data-action=continue]").click()

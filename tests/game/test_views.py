@@ -7,7 +7,7 @@ import pytest
 from game import match as M
 from game.actions import ConcealedKong
 from game.rules import Rules
-from game.simulate import play_match, tidy_policy
+from game.simulate import play_match, random_policy, tidy_policy
 from game.state import OVER, auto_action, legal_actions, pending, start_hand, step
 from game.views import EVENT_FIELDS, project, view
 
@@ -141,3 +141,74 @@ def test_match_view_maps_players_to_seats():
         assert v["seat"] == M.SEAT_SCHEME[p][0] and v["match"]["seats"][v["seat"]] == p
         check_view_shape({k: x for k, x in v.items() if k != "match"}, v["seat"])
     assert "hand" not in M.view(m, None)
+
+
+def test_every_hand_is_shown_after_an_exhaustive_draw_and_never_before():
+    """R98: at 荒牌 all hands are laid open; before the end no event or view carries them."""
+    draws = 0
+    for seed in range(4):
+        rng = random.Random(seed)
+
+        def on_step(before, player, action, after, events):
+            nonlocal draws
+            for e in events:
+                ended = e["t"] == "hand_end"
+                if ended and e["win"] is None:
+                    draws += 1
+                    assert e["hands"] == [list(c) for c in after.hand.concealed]
+                    for p in (0, 1, 2, 3, None):
+                        assert M.project(e, p)["hands"] == e["hands"]  # everybody, spectators too
+                else:
+                    assert "hands" not in e
+            for p in (0, 1, 2, 3, None):
+                v = M.view(after, p)
+                if after.hand.phase == OVER and after.hand.result.win is None:
+                    assert v["result"]["hands"] == [list(c) for c in after.hand.concealed]
+                else:
+                    assert "hands" not in v.get("result", {})
+                    assert all("hand" not in x for x in v["players"])
+
+        play_match(Rules(hands=4), seed, random_policy(rng), rng, on_step=on_step)
+    assert draws > 0
+
+
+def test_a_wins_fans_carry_the_sets_that_formed_them():
+    t = Table(["147m 258p 369s SSWN E", "123m 456m 789m 123s E", "", ""], rules=ANY)
+    t.discard(0, "E")
+    t.win(1)
+    t.pass_all()
+    fans = view(t.state, None)["result"]["win"]["fans"]
+    assert fans == t.events[-1]["win"]["fans"]
+    by_name = {f[2]: f for f in fans}
+    assert all(len(f) == 6 and isinstance(f[5], list) for f in fans)
+    assert by_name["Pure Straight"][5] == ["123m", "456m", "789m"]
+    assert by_name["Concealed Hand"][5] == []  # a fan of the whole hand
+
+
+def test_replay_events_show_every_seat_and_the_final_hands():
+    """game.match.replay_hands: what a finished match's replay shows, from the allow-list."""
+    rng = random.Random(5)
+    log: list = []
+    raw: list = []
+    ends: list = []
+
+    def on_step(before, player, action, after, events):
+        raw.extend(events)
+        if any(e["t"] == "hand_end" for e in events):
+            ends.append([list(c) for c in after.hand.concealed])
+
+    rules = Rules(hands=4, min_fan=0)
+    m = play_match(rules, 8, tidy_policy(rng), rng, log, on_step)
+    hands = M.replay_hands(rules, log, seed=8)
+    assert len(hands) == 4 and [h[0]["t"] for h in hands] == ["hand_start"] * 4
+    flat = [e for h in hands for e in h]
+    assert not {"response", "claim_window", "ready"} & {e["t"] for e in flat}
+    kept = [e for e in raw if e["t"] not in ("response", "claim_window", "ready")]
+    assert len(flat) == len(kept)
+    for e, out in zip(kept, flat):
+        extra = {"hands"} if e["t"] == "hand_end" else set()
+        assert {k: v for k, v in out.items() if k not in extra} == project(e, e.get("seat"))
+    for h in hands:  # every seat's deal is open, and every hand shown at the end
+        assert sorted(e["seat"] for e in h if e["t"] == "deal" and "tiles" in e) == [0, 1, 2, 3]
+    assert [e["hands"] for e in flat if e["t"] == "hand_end"] == ends
+    assert flat[-1]["t"] == "match_end" and flat[-1]["scores"] == list(m.scores)

@@ -79,7 +79,7 @@ def test_a_dazhong_win_counts_both_in_its_total():
     t.win(0)
     win = t.result.win
     extras = [f for f in win.fans if f[0] is None]
-    assert extras == [(None, "258将", "Pair of 2, 5 or 8", 1, 1), (None, "听", "Declared Ready", 1, 1)]
+    assert extras == [(None, "258将", "Pair of 2, 5 or 8", 1, 1, ()), (None, "听", "Declared Ready", 1, 1, ())]
     assert win.total == sum(f[3] * f[4] for f in win.fans)
     assert t.result.payments == (3 * win.total, -win.total, -win.total, -win.total)
 

@@ -8,7 +8,7 @@ from game.codec import canonical
 from rooms.room import Room
 from rooms.types import rules_for
 
-from tests.rooms.support import CODE, bots_room, greedy, play_human, random_bot, tidy
+from tests.rooms.support import CODE, act, bots_room, greedy, play_human, random_bot, tidy
 
 RANDOM = {"fan": greedy, "random": random_bot(3)}
 
@@ -71,8 +71,10 @@ def test_records_per_hand_and_the_ranking():
     places = [r["place"] for r in rec["ranking"]]
     scores = [r["score"] for r in rec["ranking"]]
     assert scores == sorted(scores, reverse=True) and places[0] == 1
-    # the match replays from its record alone (game.match.replay)
-    m = gm.replay(rules, [(p, from_dict(a)) for p, a in rec["actions"]], seed=rec["seed"])
+    # the match replays from its record alone (game.match.replay); a seed beyond 2^53 is a string
+    seed = rec["seed"]
+    assert type(seed) is (str if int(seed) > 2**53 - 1 else int)
+    m = gm.replay(rules, [(p, from_dict(a)) for p, a in rec["actions"]], seed=int(seed))
     assert list(m.scores) == rec["scores"] and m.phase == gm.FINISHED
     assert rec["rules"]["settlement"] == "wufan"
 
@@ -193,3 +195,30 @@ def test_create_checks_its_inputs():
         Room.create("r", RoomConfig(), "a", "not-a-code", b"x" * 32, 0)
     with pytest.raises(ValueError):
         Room.create("r", RoomConfig(), "a", "ABCD2345", b"short", 0)
+
+
+@pytest.mark.parametrize("kind, training, min_fan", [("guobiao", False, 8), ("dazhong", True, 0), ("wufan", False, 0)])
+def test_fan_bots_are_told_the_rooms_rules(monkeypatch, kind, training, min_fan):
+    """The view carries no rules: the room builds the fan bot with its minimum and training mode."""
+    import rooms.bot
+    import rooms.bot_random
+    from rooms.room import load_bot
+
+    real = rooms.bot.choose
+    calls: list = []
+
+    def recording(view, **kw):
+        calls.append(kw)
+        return real(view, **kw)
+
+    monkeypatch.setattr(rooms.bot, "choose", recording)
+    room = bots_room(policies={}, bot_delay=0, type=kind, false_win_penalty=training)
+    room.handle("alice", {"t": "start"}, 0)
+    for now in range(1, 40):
+        view = room.snapshot("alice")["game"]
+        if view["to_act"]:
+            act(room, "alice", tidy(view), now)
+        room.tick(now)
+    assert calls and all(kw == {"min_fan": min_fan, "check_wins": training} for kw in calls)
+    assert not any(e.get("by") == "bot_error" for e in room.take_log())
+    assert load_bot("random", room.rules) is rooms.bot_random.choose  # the random bot needs no rules

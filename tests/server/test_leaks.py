@@ -41,6 +41,12 @@ def check_frame(m: dict, seat, over: bool) -> None:
             assert type(v) is int, (path, m)  # a count, never tiles
         if key == "seed":
             assert over, (path, m)  # revealed with the match result, never before
+        if key == "hint":
+            assert seat is not None and path in (("hint",), ("game", "hint")), (path, m)  # a seat's own
+        if key == "hands" and isinstance(v, list) and all(type(x) is list for x in v):
+            # every seat's tiles: only once a hand has ended in a draw
+            assert path[-2] == "result" or (t == "game" and m["events"][path[1]]["t"] == "hand_end"), (path, m)
+            assert m["events"][path[1]]["win"] is None if t == "game" else True, (path, m)
         if isinstance(v, list) and len(v) > 14 and all(type(x) is int for x in v):
             assert key in ("ids",), (path, m)  # no run of tiles longer than a hand
     if t == "game":
@@ -108,4 +114,9 @@ def test_the_checker_catches_leaks():
         check_frame({"t": "room", "x": list(range(30))}, 0, False)
     with pytest.raises(AssertionError):
         check_frame({"t": "reveal", "seed": 5}, 0, False)
+    with pytest.raises(AssertionError):
+        check_frame({"t": "game", "events": [], "hint": {"waits": []}}, None, False)
+    with pytest.raises(AssertionError):
+        check_frame({"t": "game", "events": [{"t": "discard", "hands": [[1]]}]}, 0, False)
     check_frame({"t": "game", "events": [{"t": "draw", "seat": 1, "tile": 5}]}, 1, False)
+    check_frame({"t": "game", "events": [], "hint": {"waits": []}}, 1, False)

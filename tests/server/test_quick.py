@@ -32,12 +32,27 @@ async def test_quick_match_with_bots_whole_match_and_replay(server, tmp_path, ca
     assert reveal["commitment"] == commitment
 
     # The match file: only once finished; unknown ids are 404.
-    status, ctype, body = await asyncio.to_thread(fetch, f"http://127.0.0.1:{server.port}/api/matches/{reveal['id']}")
+    url = f"http://127.0.0.1:{server.port}/api/matches/{reveal['id']}"
+    status, ctype, body = await asyncio.to_thread(fetch, url)
     assert status == 200 and ctype.startswith("application/json")
     rec = json.loads(body)
     assert rec["commitment"] == commitment and rec["seed"] == reveal["seed"] and rec["salt"] == reveal["salt"]
     assert rec["scores"] == end["record"]["scores"]
     assert "secret" not in body.decode()
+    # Seeds beyond 2^53 travel as strings (JavaScript reads larger numbers inexactly).
+    for seed in (rec["seed"], reveal["seed"], end["record"]["seed"]):
+        assert type(seed) is (str if int(seed) > 2**53 - 1 else int) and int(seed) == int(rec["seed"])
+    # Every hand carries the events its replay shows, computed on the server from the log.
+    for i, h in enumerate(rec["hands"]):
+        ev = h["events"]
+        assert ev[0]["t"] == "hand_start" and ev[0]["hand"] == i and all(e["hand"] == i for e in ev)
+        assert not {"response", "claim_window", "ready"} & {e["t"] for e in ev}
+        assert sorted(e["seat"] for e in ev if e["t"] == "deal" and "tiles" in e) == [0, 1, 2, 3]
+        (end_event,) = [e for e in ev if e["t"] == "hand_end"]
+        assert [len(x) for x in end_event["hands"]] and len(end_event["hands"]) == 4  # every hand shown
+        assert end_event["payments"] == [h["payments"][p] for p in h["seats"]]
+    assert rec["hands"][-1]["events"][-1] == {"t": "match_end", "scores": rec["scores"], "hand": 3}
+    assert json.loads((await asyncio.to_thread(fetch, url))[2]) == rec  # cached, the same
     status, _, _ = await asyncio.to_thread(fetch, f"http://127.0.0.1:{server.port}/api/matches/999")
     assert status == 404
 

@@ -100,7 +100,17 @@ export class App {
     this.prefs = { ...this.prefs, ...p };
     setLang(this.prefs.lang);
     this.storage.setItem(KEY_PREFS, JSON.stringify(this.prefs));
+    this.syncHints();
     this.emit();
+  }
+
+  /** The room computes the wait hint only for players who want it: tell it when the switch differs. */
+  private syncHints(): void {
+    const you = this.state.you;
+    if (!this.state.room || !you || you.hints === undefined || you.hints === this.prefs.hint) return;
+    if (this.send({ t: "hint", on: this.prefs.hint })) {
+      this.set({ ...this.state, you: { ...you, hints: this.prefs.hint } });
+    }
   }
 
   get token(): string | null {
@@ -151,6 +161,9 @@ export class App {
         this.conn.stop();
         break;
       case "snapshot":
+        this.syncHints();
+        if (this.pendingRoute.join || this.pendingRoute.watch) this.clearRoute();
+        break;
       case "room":
         if (this.pendingRoute.join || this.pendingRoute.watch) this.clearRoute();
         break;

@@ -40,8 +40,9 @@ export type Action =
   | { a: "added_kong"; tile: Tile; seq?: number }
   | { a: "continue"; seq?: number };
 
-/** A fan as the server sends it: [id, Chinese name, English name, points, count]. */
-export type Fan = [number, string, string, number, number];
+/** A fan as the server sends it: [id, Chinese name, English name, points, count, sets]; the id is null
+ * for a room's extra fans (258将, 听), sets (in notation, e.g. "[123m]") only in results. */
+export type Fan = [number | null, string, string, number, number, string[]?];
 
 export interface WinView {
   seat: number;
@@ -58,6 +59,7 @@ export interface ResultView {
   payments: number[];
   penalties: number[];
   win: WinView | null;
+  hands?: Tile[][]; // every seat's concealed tiles, after an exhaustive draw
 }
 
 export interface MatchInfo {
@@ -92,10 +94,25 @@ export interface GameView {
   match: MatchInfo;
   last?: { seat: number; tile: Tile } | null; // the latest discard (client-side: for the highlight)
   adding?: { seat: number; tile: Tile } | null; // an added kong waiting for its rob window to close
-  hint?: unknown; // the server's waits and fans for this seat, if it sends them
+  hint?: Hint | null; // the server's waits and fans for this seat (hint.ts)
 }
 
 export type GameEvent = { t: string; [k: string]: any };
+
+/** A wait as the server's hint gives it (game/hints.py). */
+export interface HintWait {
+  tile: Tile;
+  fans: Fan[];
+  total: number;
+  total_without_flowers: number;
+  meets_min: boolean;
+}
+
+/** The server's hint: the waits now (13 − 3k tiles), or per discard that leaves the hand ready. */
+export interface Hint {
+  waits?: HintWait[];
+  discards?: Record<string, HintWait[]>;
+}
 
 export const DEAL_SIZE = 53; // 13 x 4 + the dealer's 14th (game/wall.py)
 
@@ -144,6 +161,11 @@ export function fromSnapshot(v: any): GameView {
   view.legal = view.legal ?? [];
   view.fouls = view.fouls ?? [];
   view.last = lastDiscard(view);
+  // After an exhaustive draw every hand is shown (own tiles stay in view.hand).
+  const hands = view.result?.hands;
+  if (Array.isArray(hands)) {
+    view.players = view.players.map((p, seat) => (Array.isArray(hands[seat]) ? { ...p, hand: sortTiles(hands[seat]) } : p));
+  }
   return view;
 }
 
@@ -355,7 +377,7 @@ export function applyEvent(v: GameView, e: GameEvent): GameView {
         seq: e.seq ?? v.seq,
         claim: null,
         drawn: null,
-        result: { payments: e.payments, penalties: e.penalties, win },
+        result: { payments: e.payments, penalties: e.penalties, win, ...(Array.isArray(e.hands) ? { hands: e.hands } : {}) },
         match: seqd(v.match, e.seq),
       };
     }
@@ -394,7 +416,7 @@ function seqd(m: MatchInfo, seq: unknown): MatchInfo {
 
 /** A room "game" message: its events, then the recipient's legal actions and the seq they answer. */
 export function applyGameMessage(
-  v: GameView, msg: { events?: GameEvent[]; legal?: Action[]; to_act?: boolean; seq?: number; hint?: unknown },
+  v: GameView, msg: { events?: GameEvent[]; legal?: Action[]; to_act?: boolean; seq?: number; hint?: Hint | null },
 ): GameView {
   let n = v;
   for (const e of msg.events ?? []) n = applyEvent(n, e);

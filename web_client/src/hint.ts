@@ -1,9 +1,10 @@
 // 听牌提示: which tiles complete a hand (any winning shape, as game/fans/decompose.py `is_complete`),
 // how many of each are still unseen from this seat, and which discards leave the hand ready.
-// Whether a wait also reaches a room's minimum fans is the server's to say (the fan engine is there):
-// when the view carries fans for the waits they are shown, otherwise the shapes alone are.
+// The fans each wait would score, and whether it reaches the room's minimum, are the server's to say
+// (the fan engine is there: game/hints.py): the room sends them to the seat as ``hint`` when its tiles
+// change; without them (switch off, an older server) the shapes alone are shown.
 
-import type { GameView, Meld } from "./game";
+import type { Fan, GameView, HintWait, Meld } from "./game";
 import { NUM_KINDS, Tile, isFlower } from "./tiles";
 
 const TERMINALS_HONORS: Tile[] = [0, 8, 9, 17, 18, 26, 27, 28, 29, 30, 31, 32, 33];
@@ -129,20 +130,21 @@ export function visibleCounts(v: GameView): number[] {
 export interface WaitInfo {
   tile: Tile;
   unseen: number;
-  fans?: [number, string, string, number, number][]; // from the server, when it sends them
-  total?: number | null; // the score it would make (null: it would not reach the room's minimum)
+  fans?: Fan[]; // from the server, when it sends them
+  total?: number; // the score it would make, flowers included
+  meetsMin?: boolean; // whether it reaches the room's minimum (flowers not counted)
 }
 
-/** Server-provided hints, if any: {waits: [{tile, fans, total}]} or per discard. */
-function serverFans(v: GameView, discard: Tile | null): Map<Tile, { fans?: any[]; total?: number | null }> | null {
-  const h: any = v.hint;
+/** The server's waits for the hand now (``discard`` null) or after discarding ``discard``. */
+function serverWaits(v: GameView, discard: Tile | null): Map<Tile, HintWait> | null {
+  const h = v.hint;
   if (!h) return null;
-  let list: any[] | undefined;
+  let list: HintWait[] | undefined;
   if (discard === null) list = h.waits;
-  else list = h.discards?.[discard] ?? h.discards?.[String(discard)];
+  else if (h.discards) list = h.discards[String(discard)] ?? [];
   if (!Array.isArray(list)) return null;
-  const m = new Map();
-  for (const w of list) if (w && typeof w.tile === "number") m.set(w.tile, { fans: w.fans, total: w.total });
+  const m = new Map<Tile, HintWait>();
+  for (const w of list) if (w && typeof w.tile === "number") m.set(w.tile, w);
   return m;
 }
 
@@ -159,13 +161,14 @@ export function hintFor(v: GameView, discard: Tile | null = null): WaitInfo[] {
   if (standing.length % 3 !== 1) return [];
   // A tile about to be discarded stays seen (it moves from the hand to the pond).
   const seen = visibleCounts(v);
-  const server = serverFans(v, discard);
+  const server = serverWaits(v, discard);
   return waits(standing, me.melds).map((tile) => {
     const info: WaitInfo = { tile, unseen: Math.max(0, 4 - seen[tile]) };
     const s = server?.get(tile);
     if (s) {
-      info.fans = s.fans as any;
-      info.total = s.total ?? null;
+      info.fans = s.fans;
+      info.total = s.total;
+      info.meetsMin = s.meets_min;
     }
     return info;
   });

@@ -192,7 +192,7 @@ export function defaultLang(languages: readonly string[]): Lang {
 }
 
 /** A fan's name in the current language (the server sends both). */
-export function fanName(fan: [number, string, string, number, number]): string {
+export function fanName(fan: readonly [unknown, string, string, ...unknown[]]): string {
   return current === "zh" ? fan[1] : fan[2];
 }
 

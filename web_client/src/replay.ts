@@ -1,6 +1,7 @@
 // Replays: a finished match's events folded into views, one view per step, for stepping through.
-// The server's replay file (GET /api/matches/<id>) carries the match's public record; when it also
-// carries the events (everything is public once a match is over), every action can be shown.
+// The server's replay file (GET /api/matches/<id>) carries, for each hand, the events its replay shows
+// (game.match.replay_hands: every seat's tiles, as the seed is public once the match is over, and every
+// hand at the end), computed by replaying the log on the server.
 
 import { GameEvent, GameView, applyEvent, emptyView } from "./game";
 
@@ -31,7 +32,7 @@ export function replaySteps(events: GameEvent[], hands: number): GameView[][] {
   return out.filter((h) => h.length > 0);
 }
 
-/** The events of a replay file in order, whatever shape the server gives them (flat, or per hand). */
+/** The events of a replay file in order: per hand (``hands[i].events``), or a flat ``events`` list. */
 export function replayEvents(data: any): GameEvent[] | null {
   if (Array.isArray(data?.events)) return data.events;
   if (Array.isArray(data?.hands) && data.hands.every((h: any) => Array.isArray(h?.events))) {

@@ -1,7 +1,7 @@
 // The client's whole state and the pure reduction of server messages into it (docs/protocol.md,
 // docs/rooms.md "Messages sent"). Side effects (sending, storage, timers) live in app.ts.
 
-import { GameView, applyGameMessage, emptyView, fromSnapshot } from "./game";
+import { Fan, GameView, applyGameMessage, emptyView, fromSnapshot } from "./game";
 import type { Status } from "./net";
 
 export interface SeatInfo {
@@ -73,7 +73,7 @@ export interface HandRecord {
   self_drawn: boolean;
   robbed: boolean;
   tile: number | null;
-  fans: [number, string, string, number, number][];
+  fans: Fan[]; // with the sets that formed each fan
   total: number;
   payments: number[];
   penalties: number[];
@@ -93,6 +93,7 @@ export interface You {
   id: string;
   seat: number | null;
   host: boolean;
+  hints?: boolean; // whether the room sends this player the wait hint (the client's switch)
 }
 
 export interface AppState {
@@ -131,7 +132,7 @@ function youFrom(info: RoomInfo, me: string | undefined, prev: You | null): You 
   const seat = info.seats.findIndex((s) => s !== null && s.id === me);
   const member = seat >= 0 || info.spectators.includes(me);
   if (!member) return null;
-  return { id: me, seat: seat >= 0 ? seat : null, host: info.host === me };
+  return { id: me, seat: seat >= 0 ? seat : null, host: info.host === me, hints: prev?.hints };
 }
 
 function namesFrom(info: { names?: Record<string, string>; seats: ({ id: string; name?: string } | null)[] }): Record<string, string> {

@@ -42,8 +42,9 @@ function expected(view: any) {
 }
 
 describe("the reducer against the real game", () => {
-  // Seeds chosen for variety: wins on discards and self-drawn, melded, concealed and added kongs.
-  for (const seed of [3, 7, 13, 17, 29]) {
+  // Seeds chosen for variety: wins on discards and self-drawn, melded, concealed and added kongs;
+  // 36 ends a hand in an exhaustive draw.
+  for (const seed of [3, 7, 13, 17, 29, 36]) {
     it(`folds the projected events of seeded match ${seed} into the game's own views`, () => {
       const fx = realMatch(seed, 2);
       for (const key of fx.viewers) {
@@ -58,6 +59,11 @@ describe("the reducer against the real game", () => {
             expect(v.result!.penalties).toEqual(want.result.penalties);
             if (want.result.win) expect(v.result!.win).toMatchObject(want.result.win);
             else expect(v.result!.win).toBeNull();
+            // After an exhaustive draw every seat's tiles, for players and spectators alike.
+            expect(v.result!.hands).toEqual(want.result.hands);
+            if (want.result.hands) {
+              v.players.forEach((p, seat) => expect(p.hand).toEqual([...want.result.hands[seat]].sort((a, b) => a - b)));
+            }
           }
         });
         expect(v.match.phase).toBe("finished");
@@ -177,7 +183,7 @@ describe("messages and prompts", () => {
     const o = options(v.legal);
     expect(o.discards.has(30)).toBe(true);
     expect(o.win).toBe(true);
-    const hint = { waits: [{ tile: 9, total: 16 }] };
+    const hint = { waits: [{ tile: 9, fans: [], total: 16, total_without_flowers: 16, meets_min: true }] };
     expect(applyGameMessage(v, { events: [], legal: [], hint }).hint).toEqual(hint);
     expect(applyGameMessage({ ...v, hint }, { events: [] }).hint).toEqual(hint);
   });

@@ -1,7 +1,16 @@
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { applyEvent, emptyView } from "../src/game";
+import { Hint, applyEvent, applyGameMessage, emptyView } from "../src/game";
 import { counts, hintFor, isComplete, readyDiscards, visibleCounts, waits } from "../src/hint";
 import { parseTiles, tileName } from "../src/tiles";
+
+const TOOL = fileURLToPath(new URL("../tools/fixture.py", import.meta.url));
+
+/** The server's hint (game/hints.py, 国标馆 rules, East seat and round) for the tiles of a hand. */
+function serverHint(tiles: string): Hint {
+  return JSON.parse(execFileSync(process.env.PYTHON ?? "python3", [TOOL, "hint", tiles]).toString());
+}
 
 const w = (tiles: string, melds: any[] = []) => waits(parseTiles(tiles), melds).map(tileName).join(" ");
 
@@ -57,13 +66,22 @@ describe("the hint on a table", () => {
     expect(visibleCounts(v)[30]).toBe(1);
   });
 
-  it("shows the server's fans for each wait when the view has them", () => {
-    const v: any = applyEvent(table(), { t: "discard", seat: 0, tile: 30, ready: false });
-    v.hint = { waits: [{ tile: 9, fans: [[28, "一气化三清", "Pure Straight", 16, 1]], total: 16 }, { tile: 12, total: null }] };
-    const h = hintFor(v);
-    expect(h[0].total).toBe(16);
-    expect(h[0].fans![0][2]).toBe("Pure Straight");
-    expect(h[1].total).toBeNull();
+  it("shows the server's fans for each wait and whether it reaches the minimum", () => {
+    // What game/hints.py sends for this hand (web_client/tools/fixture.py runs it).
+    const h14 = serverHint("123m456m789m11s23sN");
+    let v = applyGameMessage(table(), { events: [], legal: [], hint: h14 });
+    const afterN = hintFor(v, parseTiles("N")[0]);
+    expect(afterN.map((w) => [w.tile, w.total, w.meetsMin])).toEqual([[9, 22, true], [12, 21, true]]);
+    expect(afterN[0].fans!.find((f) => f[0] === 28)).toEqual([28, "清龙", "Pure Straight", 16, 1]);
+    expect(hintFor(v, parseTiles("1s")[0]).map((w) => [w.tile, w.meetsMin])).toEqual([[30, true]]);
+    // After the discard the room sends the waits; a message without a hint keeps the last one.
+    const h13 = serverHint("123m456m789m11s23s");
+    v = applyGameMessage(v, { events: [{ t: "discard", seat: 0, tile: 30, ready: false }], legal: [], hint: h13 });
+    v = applyGameMessage(v, { events: [{ t: "draw", seat: 1, source: "wall" }], legal: [] });
+    expect(hintFor(v).map((w) => [w.tile, w.unseen, w.total])).toEqual([[9, 2, 22], [12, 4, 21]]);
+    // Below the minimum: said so.
+    const low = serverHint("234m567p678s345s5m");
+    expect(low.waits!.map((w) => [w.tile, w.total, w.meets_min])).toEqual([[1, 8, true], [4, 7, false]]);
   });
 
   it("a spectator gets no hint", () => {

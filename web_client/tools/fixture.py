@@ -5,7 +5,8 @@ by a simple policy, what each viewer (a player, and a spectator) receives after 
 game.match.view says the viewer should see then (game/ is pure Python: any python3 runs it):
 
     python3 web_client/tools/fixture.py [seed] [hands]          (test/game.test.ts runs it)
-    python3 web_client/tools/fixture.py replay [seed] [hands]   (a replay file: test/simulate.test.ts)
+    python3 web_client/tools/fixture.py replay [seed] [hands]   (a replay file: test/replay.test.ts)
+    python3 web_client/tools/fixture.py hint 123m456m789m11s23sN  (the server's hint: test/hint.test.ts)
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from game import match as gm  # noqa: E402
-from game.actions import to_dict as action_dict  # noqa: E402
+from game.actions import from_dict, to_dict as action_dict  # noqa: E402
 from game.actions import AddedKong, Chow, ConcealedKong, Continue, Discard, Kong, Pass, Pung, Win  # noqa: E402
 from game.shanten import shanten  # noqa: E402
 from game.rules import Rules  # noqa: E402
@@ -82,14 +83,15 @@ def main(seed: int = 11, hands: int = 2) -> None:
 
 def replay_file(seed: int, hands: int) -> None:
     """A finished match as GET /api/matches/<id> serves it (seed, rules, actions in the room's order,
-    hand records), with the game's own events to compare a client-side replay against."""
+    hand records with their events from game.match.replay_hands), and the final state of every hand
+    (``finals``: what game.match.view shows then) to check the client's replay against."""
     from rooms.records import hand_record
 
     rng = random.Random(seed)
     rules = Rules(hands=hands, min_fan=0)
     m, events = gm.start_match(rules, seed=seed)
     ids = ["p0", "bot-1", "bot-2", "bot-3"]
-    log, records, all_events = [], [], list(events)
+    log, records, finals = [], [], []
     while m.phase != gm.FINISHED:
         waiting = gm.pending(m)
         if m.phase == gm.PLAYING and m.hand.claim is not None:
@@ -100,16 +102,30 @@ def replay_file(seed: int, hands: int) -> None:
         action = choose(m, player, gm.legal_actions(m, player), rng)
         m, events = gm.step(m, player, action)
         log.append([player, action_dict(action)])
-        all_events += events
         if any(e["t"] == "scores" for e in events):
             records.append(hand_record(m, 1, ids))
+            finals.append({**digest(gm.view(m, None)), "hands": [list(c) for c in m.hand.concealed]})
+    streams = gm.replay_hands(rules, [(p, from_dict(a)) for p, a in log], seed=seed)
+    for rec, events in zip(records, streams):
+        rec["events"] = events
     json.dump({"format": "guobiao-match/1", "id": 1, "seed": str(seed), "rules": {"hands": hands, "flowers": True},
-               "players": ids, "actions": log, "hands": records, "scores": list(m.scores), "events": all_events},
+               "players": ids, "actions": log, "hands": records, "scores": list(m.scores), "finals": finals},
               sys.stdout, separators=(",", ":"))
+
+
+def hint(tiles: str) -> None:
+    """The hint the room sends a seat holding ``tiles`` (国标馆 rules, East seat, East round)."""
+    from game.hand import parse_hand
+    from game.hints import hint as hint_of
+
+    hand, _ = parse_hand(tiles)
+    json.dump(hint_of(hand.melds, hand.tiles, rules=Rules()), sys.stdout, ensure_ascii=False)
 
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["replay"]:
         replay_file(*(int(a) for a in sys.argv[2:4]))
+    elif sys.argv[1:2] == ["hint"]:
+        hint(sys.argv[2])
     else:
         main(*(int(a) for a in sys.argv[1:3]))

@@ -2,7 +2,6 @@ import { useEffect, useMemo, useState } from "preact/hooks";
 import type { GameView } from "../game";
 import { t } from "../i18n";
 import { replayEvents, replaySteps } from "../replay";
-import { seedFromText, simulate } from "../simulate";
 import type { AppState, HandRecord } from "../state";
 import { displayName } from "../state";
 import { MeldView, TileView, windName, windShort } from "./common";
@@ -14,8 +13,8 @@ export function Replay({ id, s }: { id: string; s: AppState }) {
   useEffect(() => {
     let live = true;
     fetch(`/api/matches/${encodeURIComponent(id)}`)
-      .then((r) => (r.ok ? r.text() : Promise.reject(new Error(String(r.status)))))
-      .then((text) => live && setData({ ...JSON.parse(text), _seed: seedFromText(text) }))
+      .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
+      .then((d) => live && setData(d))
       .catch(() => live && setErr(t("notFound")));
     return () => { live = false; };
   }, [id]);
@@ -31,16 +30,8 @@ function ReplayView({ data, s, close }: { data: any; s: AppState; close: () => v
   const names: string[] = (data.players ?? []).map((p: any, i: number) =>
     typeof p === "object" && p?.name ? p.name : displayName(s, ids[i] || hands[0]?.ids?.[i], t("bot")));
   const steps = useMemo(() => {
-    // The server's events when it sends them; otherwise rebuilt from the seed and the action log.
-    let events = replayEvents(data);
-    if (!events && data._seed !== null && Array.isArray(data.actions)) {
-      try {
-        events = simulate(data._seed, data.rules ?? { hands: hands.length }, data.actions, hands);
-      } catch (e) {
-        console.warn("replay:", e);
-        events = null;
-      }
-    }
+    // The server replays the match and sends each hand's events (the client runs no game).
+    const events = replayEvents(data);
     return events ? replaySteps(events, data.rules?.hands ?? hands.length) : null;
   }, [data]);
   const [hand, setHand] = useState(0);

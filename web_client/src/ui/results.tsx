@@ -1,9 +1,9 @@
 import { useEffect } from "preact/hooks";
-import type { GameView } from "../game";
+import type { Fan, GameView } from "../game";
 import { options } from "../game";
 import { lang, t } from "../i18n";
 import { AppState, HandRecord, countdown, displayName } from "../state";
-import { sortTiles, tileLabel } from "../tiles";
+import { Tile, parseTiles, sortTiles, tileLabel } from "../tiles";
 import { Countdown, MeldView, TileView, useApp, useNow, windName } from "./common";
 
 function playerName(s: AppState, ids: string[] | undefined, player: number): string {
@@ -15,19 +15,30 @@ function signed(n: number): string {
   return n > 0 ? `+${n}` : String(n);
 }
 
-export function FanTable({ fans, total }: { fans: [number, string, string, number, number, ...unknown[]][]; total: number }) {
+/** A set in notation ("[123m]" claimed, "{FFFF}" concealed kong, "55p"), as small tiles. */
+function FanSet({ set }: { set: string }) {
+  let tiles: Tile[] = [];
+  try {
+    tiles = parseTiles(set.replace(/[[\]{}]/g, ""));
+  } catch {
+    return <span class="fan-set">{set}</span>;
+  }
+  const kind = set.startsWith("[") ? " melded" : set.startsWith("{") ? " concealed" : "";
+  return <span class={`fan-set${kind}`} data-set={set}>{tiles.map((x, i) => <TileView key={i} t={x} size="small" />)}</span>;
+}
+
+export function FanTable({ fans, total }: { fans: Fan[]; total: number }) {
   return (
     <table class="fans-table" data-testid="fans">
       <thead><tr><th>{t("fan")}</th><th class="num">{t("points")}</th></tr></thead>
       <tbody>
-        {fans.map((f) => {
-          const [id, zh, en, pts, count] = f;
-          const sets = f[5] as unknown;
+        {fans.map((f, i) => {
+          const [id, zh, en, pts, count, sets] = f;
           return (
-            <tr key={id} data-fan={id}>
+            <tr key={id ?? `x${i}`} data-fan={id ?? undefined}>
               <td>
                 <span class="fan-zh">{zh}</span> <span class="fan-en">{en}</span>
-                {Array.isArray(sets) && sets.length ? <span class="fan-sets muted"> · {sets.map(String).join(" ")}</span> : null}
+                {sets && sets.length ? <span class="fan-sets">{sets.map((x, j) => <FanSet key={j} set={x} />)}</span> : null}
               </td>
               <td class="num">{pts}{count > 1 ? ` × ${count}` : ""}</td>
             </tr>

@@ -265,14 +265,19 @@ function HintPanel({ g, waits, myTurn, selected }: {
       {waits.length === 0 ? <span class="muted">{t("noWaits")}</span> : (
         <span class="waits">
           {waits.map((w) => (
-            <span class="wait" data-wait={w.tile} key={w.tile}>
+            <span class={`wait${w.meetsMin === false ? " below-min" : ""}`} data-wait={w.tile} key={w.tile}
+              data-meets-min={w.meetsMin === undefined ? undefined : String(w.meetsMin)}>
               <TileView t={w.tile} size="small" dim={w.unseen === 0} />
               <span class="unseen">{t("unseen", w.unseen)}</span>
-              {w.fans ? (
-                <span class="fans" title={w.fans.map((f) => `${fanName(f)} ${f[3]}${f[4] > 1 ? "×" + f[4] : ""}`).join(", ")}>
-                  {w.total === null || w.total === undefined ? t("tooFew") : t("fanPts", w.total)}
+              {w.fans && w.fans.length ? (
+                <span class="fans">
+                  <span class="fan-list">
+                    {w.fans.map((f) => `${fanName(f)} ${f[3]}${f[4] > 1 ? "×" + f[4] : ""}`).join(" · ")}
+                  </span>
+                  {" = "}<b class="wait-total">{t("fanPts", w.total ?? 0)}</b>
                 </span>
               ) : null}
+              {w.meetsMin === false ? <span class="tag warn">{t("tooFew")}</span> : null}
             </span>
           ))}
         </span>

@@ -1,0 +1,194 @@
+"""Load: N tables of four bot-driven websocket clients playing real hands against the server.
+
+    python bench/load.py [--tables 2500] [--rate 1.0 | --closed] [--duration 60] [--warmup 10]
+                         [--baseline] [--json out.json]
+
+The server runs as a child process pinned to core 0 (``sched_setaffinity``), on a fresh database; this
+process is the load generator, pinned to core 1: one process, one event loop, every client a bare
+asyncio protocol (bench/loadgen.py). On a two-core machine the two never share a core, but nothing
+else gets one either: the generator's own CPU use is printed so that a run it limits can be told.
+
+Each table creates a private room (claim windows close on the last answer: ``claim_min`` 0), the other
+three seats join by invite code, all are ready and the match starts; every prompt is answered with a
+random legal action (a win whenever offered). ``--rate R``: R actions a second per table, one at a time;
+``--closed``: each table acts as soon as its previous action is answered and a prompt is there (the
+server is then started with ``--rate 1000``: its 10 frames/s per connection is meant for people). Matches
+that end are followed by a rematch.
+
+Printed: tables, connections, actions/s in, messages/s out (received by the clients), latency
+p50/p99/p99.9/max from an action to the last seat's update, server CPU % and RSS (at start, with every
+connection signed in and idle, and with every table playing; per connection and per table), errors
+(protocol errors, refused actions other than ``action/stale``, unexpected closes, message gaps, actions
+never answered, ERROR lines in the server's log) and the generator's own CPU %.
+
+``--baseline``: then the same generator against bench/fanout_server.py (decode the action, send a
+~100-byte msgpack message to the four seats, no game), and our actions/s as a ratio of its.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import os
+import platform
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.loadgen import (  # noqa: E402
+    Generator, ServerProc, baseline_argv, busy_pct, core_times, free_port, guobiao_argv, percentiles, pin,
+    raise_nofile,
+)
+
+KIB = 1024
+
+
+def machine() -> str:
+    model = "?"
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    mem = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30
+    return f"{os.cpu_count()} cores, {model}, {mem:.0f} GiB, Python {platform.python_version()}"
+
+
+async def run(kind: str, args, workdir: Path) -> dict:
+    port = free_port()
+    argv = baseline_argv(port) if kind == "baseline" else guobiao_argv(port, workdir / f"{kind}.db", args.server_rate)
+    srv = ServerProc(argv, port, workdir / f"{kind}.log", cpu=None if args.no_pin else 0)
+    srv.start()
+    gen = None
+    try:
+        await asyncio.sleep(1.0)
+        rss0 = srv.rss()
+        gen = Generator(port, args.tables, None if args.closed else args.rate, seed=args.seed)
+        conns = 4 * args.tables
+        t = time.monotonic()
+        await gen.connect_all()
+        connect_s = time.monotonic() - t
+        await asyncio.sleep(2.0)
+        rss_idle = srv.rss()
+        t = time.monotonic()
+        gen.holding = True  # the matches start, but nobody acts before every table is there
+        await gen.form_all()
+        form_s = time.monotonic() - t
+        gen.start_tables()
+        gen.release()
+        await asyncio.sleep(args.warmup)
+        cpu0, g0, w0, k0 = srv.cpu_seconds(), os.times(), time.monotonic(), core_times()
+        gen.begin()
+        await asyncio.sleep(args.duration)
+        gen.end()
+        cpu1, g1, w1, k1 = srv.cpu_seconds(), os.times(), time.monotonic(), core_times()
+        msgs, actions = gen.msgs_in, gen.actions
+        rss_active = srv.rss()
+        await asyncio.sleep(1.5)  # the other seats' updates of the last actions
+        gen.settle_all()
+        wall = w1 - w0
+        lat = percentiles(gen.lat)
+        problems = srv.log_problems()
+        errors = dict(gen.errors)
+        if problems:
+            errors["server log ERROR lines"] = len(problems)
+        return {
+            "server": kind, "tables": args.tables, "connections": conns,
+            "pace": "closed loop" if args.closed else f"{args.rate:g} actions/s per table",
+            "seconds": round(wall, 1), "actions": actions,
+            "actions_per_s": actions / wall, "messages_per_s": msgs / wall,
+            "latency_ms": {k: None if v is None else round(v * 1000, 2) for k, v in lat.items()},
+            "server_cpu_pct": 100 * (cpu1 - cpu0) / wall,
+            "generator_cpu_pct": 100 * ((g1.user + g1.system) - (g0.user + g0.system)) / wall,
+            "core_busy_pct": {c: round(v, 1) for c, v in busy_pct(k0, k1).items()},
+            "loadavg": open("/proc/loadavg").read().split()[0],
+            "rss_start_mib": rss0 / 2**20, "rss_idle_mib": rss_idle / 2**20, "rss_active_mib": rss_active / 2**20,
+            "kib_per_idle_connection": (rss_idle - rss0) / conns / KIB,
+            "kib_per_active_table": (rss_active - rss0) / args.tables / KIB,
+            "kib_per_table_rooms_only": (rss_active - rss_idle) / args.tables / KIB,
+            "connect_s": round(connect_s, 1), "form_s": round(form_s, 1),
+            "errors": errors, "error_count": sum(errors.values()), "counts": dict(gen.counts),
+        }
+    finally:
+        if gen is not None:
+            await gen.stop()
+        srv.stop()
+
+
+def show(r: dict) -> None:
+    lat = r["latency_ms"]
+    print(f"[{r['server']}] {r['tables']} tables, {r['connections']} connections, {r['pace']}, "
+          f"{r['seconds']} s measured (connect {r['connect_s']} s, form {r['form_s']} s)")
+    print(f"  actions/s in      {r['actions_per_s']:10.1f}   ({r['actions']} actions)")
+    print(f"  messages/s out    {r['messages_per_s']:10.1f}")
+    print(f"  latency ms        p50 {lat['p50']}  p99 {lat['p99']}  p99.9 {lat['p99.9']}  max {lat['max']}")
+    print(f"  server CPU        {r['server_cpu_pct']:9.1f} %   (generator {r['generator_cpu_pct']:.1f} %; cores busy "
+          f"{r['core_busy_pct']} %, whoever ran there; load average {r['loadavg']})")
+    print(f"  server RSS        start {r['rss_start_mib']:.1f} MiB, idle {r['rss_idle_mib']:.1f} MiB, "
+          f"active {r['rss_active_mib']:.1f} MiB")
+    print(f"  RSS per idle connection {r['kib_per_idle_connection']:.1f} KiB; per active table "
+          f"{r['kib_per_active_table']:.1f} KiB (rooms alone {r['kib_per_table_rooms_only']:.1f} KiB)")
+    print(f"  errors            {r['error_count']}  {r['errors'] or ''}")
+    print(f"  counts            {r['counts']}")
+
+
+async def main_async(args) -> int:
+    raise_nofile()
+    pinned = False if args.no_pin else pin(1)
+    gc.freeze()
+    print(f"machine: {machine()}; generator pinned to core 1: {pinned}; server pinned to core 0: "
+          f"{pinned and not args.no_pin}", flush=True)
+    print(f"command: {' '.join([Path(sys.executable).name] + sys.argv)}", flush=True)
+    out = {"machine": machine(), "argv": sys.argv, "runs": []}
+    with tempfile.TemporaryDirectory(prefix="guobiao-load-") as tmp:
+        workdir = Path(args.workdir) if args.workdir else Path(tmp)
+        workdir.mkdir(parents=True, exist_ok=True)
+        ours = await run("guobiao", args, workdir)
+        show(ours)
+        out["runs"].append(ours)
+        if args.baseline:
+            base = await run("baseline", args, workdir)
+            show(base)
+            out["runs"].append(base)
+            ratio = ours["actions_per_s"] / base["actions_per_s"] if base["actions_per_s"] else 0.0
+            out["ratio"] = ratio
+            print(f"throughput: Guobiao {ours['actions_per_s']:.1f} actions/s = {ratio:.2f} x baseline "
+                  f"{base['actions_per_s']:.1f} actions/s")
+    if args.json:
+        Path(args.json).write_text(json.dumps(out, indent=1))
+    return 0 if ours["error_count"] == 0 else 1
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--tables", type=int, default=2500)
+    ap.add_argument("--rate", type=float, default=1.0, help="actions a second per table (paced)")
+    ap.add_argument("--closed", action="store_true", help="closed loop: act as soon as answered")
+    ap.add_argument("--duration", type=float, default=60.0, help="seconds measured")
+    ap.add_argument("--warmup", type=float, default=10.0, help="seconds of play before measuring")
+    ap.add_argument("--baseline", action="store_true", help="then the same load against the fan-out baseline")
+    ap.add_argument("--server-rate", type=float, default=None,
+                    help="the server's per-connection frame limit (default: the server's 10/s; 1000 with --closed)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--no-pin", action="store_true", help="do not pin server and generator to cores")
+    ap.add_argument("--workdir", default=None, help="keep the databases and logs here")
+    ap.add_argument("--json", default=None, help="write the figures here")
+    args = ap.parse_args(argv)
+    if args.closed and args.server_rate is None:
+        args.server_rate = 1000.0  # a closed-loop table is no human: the 10 frames/s limit would refuse it
+    if not 1 <= args.tables <= 4000:
+        ap.error("--tables: 1 to 4000")
+    if not 1 <= args.duration <= 3600 or not 0 <= args.warmup <= 600:
+        ap.error("--duration 1..3600, --warmup 0..600")
+    return asyncio.run(main_async(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

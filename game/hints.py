@@ -1,0 +1,85 @@
+"""The wait hint (听牌提示): each wait of a seat's own tiles with the fans it would score.
+
+``hint(melds, concealed, ...)`` reads only what the seat itself holds, so it can be sent to that seat
+and to nobody else. With 13 − 3k standing tiles it lists the waits; with 14 − 3k (the seat must
+discard) it lists, for each discard that leaves the hand ready, the waits after it. The context is the
+hand's own (seat and prevalent wind, flowers) as ``game.judge`` builds it, on a discard: no 自摸, and
+nothing that depends on the table (和绝张, 杠上开花, 海底) — those change from one tile to the next.
+
+Results are cached: a seat's hint changes only when its tiles do. The returned dicts are shared
+between callers: do not change them.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from game.extra_fans import extra_fans
+from game.fans.context import WinContext
+from game.hand import Hand, Meld
+from game.rules import Rules
+from game.shanten import shanten
+from game.waits import wait_scores
+
+
+def hint(melds: tuple[Meld, ...], concealed: tuple[int, ...], *, rules: Rules, seat_wind: int = 0,
+         prevalent: int = 0, flowers: int = 0, declared: bool = False, blocked: bool = False) -> dict | None:
+    """``{"waits": [...]}`` or ``{"discards": {"<tile>": [...]}}`` (JSON keys are strings); each wait
+    ``{"tile", "fans": [[id, name, name_en, points, count], ...], "total", "total_without_flowers",
+    "meets_min"}``. None for a tile count that is neither (never at a live table)."""
+    return _hint(tuple(melds), tuple(sorted(concealed)), rules, seat_wind, prevalent, flowers, declared, blocked)
+
+
+@lru_cache(maxsize=8192)
+def _hint(melds, concealed, rules, seat_wind, prevalent, flowers, declared, blocked):
+    ctx = WinContext(win_tile=0, seat_wind=seat_wind, prevalent_wind=prevalent, flowers=flowers)
+    args = (rules, ctx, declared, blocked)
+    n = len(concealed)
+    if n % 3 == 1:
+        return {"waits": _waits(melds, concealed, *args)}
+    if n % 3 != 2:
+        return None
+    out: dict = {}
+    if shanten(concealed, len(melds)) <= 0:  # otherwise no discard leaves the hand ready
+        for t in dict.fromkeys(concealed):
+            i = concealed.index(t)
+            waits = _waits(melds, concealed[:i] + concealed[i + 1:], *args)
+            if waits:
+                out[str(t)] = waits
+    return {"discards": out}
+
+
+@lru_cache(maxsize=8192)
+def _waits(melds, standing, rules: Rules, ctx: WinContext, declared: bool, blocked: bool) -> list:
+    out = []
+    for tile, sc in wait_scores(Hand(melds, standing), ctx).items():
+        if sc is None:
+            continue  # impossible under this context
+        fans: list = []
+        total = twf = 0
+        if rules.count_fans:  # 无番馆 counts none (game.judge.evaluate)
+            fans = [[f.id, f.name, f.name_en, f.points, f.count] for f in sc.fans]
+            total, twf = sc.total, sc.total_without_flowers
+        for name, name_en, points in extra_fans(sc if rules.count_fans else None, rules, declared):
+            fans.append([None, name, name_en, points, 1])
+            total += points
+            twf += points
+        # game.scoring.is_winning: the minimum is counted without flowers (and without the extra fans).
+        meets = not blocked and (rules.min_fan <= 0 or not rules.count_fans
+                                 or sc.total_without_flowers >= rules.min_fan)
+        out.append({"tile": tile, "fans": fans, "total": total, "total_without_flowers": twf, "meets_min": meets})
+    return out
+
+
+def hint_of_view(view: dict, rules: Rules) -> dict | None:
+    """The hint of the seat whose view (``game.views.view`` shape, with ``hand``) this is."""
+    seat = view.get("seat")
+    if seat is None or view.get("phase") == "over" or "hand" not in view:
+        return None
+    me = view["players"][seat]
+    melds = tuple(Meld(m["kind"], m["tile"], m["concealed"]) for m in me["melds"])
+    return hint(melds, tuple(view["hand"]), rules=rules, seat_wind=me["wind"], prevalent=view["prevalent"],
+                flowers=len(me["flowers"]), declared=me["declared"], blocked=me["blocked"])
+
+
+__all__ = ["hint", "hint_of_view"]

@@ -1,0 +1,83 @@
+"""The wait hint (game.hints): each wait of a seat's own tiles with the fans it would score."""
+
+from game import match as M
+from game.hand import parse_hand
+from game.hints import hint, hint_of_view
+from game.rules import Rules
+from game.tiles import parse_tiles
+from game.wall import arrange_wall
+
+T = lambda s: parse_tiles(s)[0]  # noqa: E731
+GUOBIAO = Rules(min_fan=8)
+
+
+def waits_of(h: dict) -> dict:
+    return {w["tile"]: w for w in h["waits"]}
+
+
+def test_ready_hand_lists_each_wait_with_its_fans():
+    hand, _ = parse_hand("123456789m 11s 23s")
+    h = hint(hand.melds, hand.tiles, rules=GUOBIAO)
+    w = waits_of(h)
+    assert set(w) == {T("1s"), T("4s")}
+    one = w[T("1s")]
+    names = {f[2] for f in one["fans"]}
+    assert {"Pure Straight", "Concealed Hand", "All Chows", "Mixed Double Chow"} <= names
+    assert all(len(f) == 5 for f in one["fans"])
+    assert one["total"] == one["total_without_flowers"] == sum(f[3] * f[4] for f in one["fans"]) == 22
+    assert one["meets_min"] is True
+    assert w[T("4s")]["total"] == 21  # no 喜相逢 with 234s
+    # Not self-drawn: no 自摸 / 不求人 in the hint.
+    assert "Self-Drawn" not in names and "Fully Concealed Hand" not in names
+
+
+def test_discard_hint_lists_the_discards_that_leave_the_hand_ready():
+    hand, _ = parse_hand("123456789m 11s 23s N")
+    h = hint(hand.melds, hand.tiles, rules=GUOBIAO)
+    assert set(h["discards"]) == {str(T("N")), str(T("1s"))}  # JSON keys: strings
+    assert {w["tile"] for w in h["discards"][str(T("N"))]} == {T("1s"), T("4s")}
+    (single,) = h["discards"][str(T("1s"))]
+    assert single["tile"] == T("N")
+    # Far from ready: no discard listed.
+    hand, _ = parse_hand("1357m 2468p 1359s EC")
+    assert hint(hand.melds, hand.tiles, rules=GUOBIAO) == {"discards": {}}
+
+
+def test_minimum_winds_flowers_and_room_types():
+    hand, _ = parse_hand("234m 567p 678s 345s 5m")
+    two, w = hint(hand.melds, hand.tiles, rules=GUOBIAO)["waits"]
+    assert two["tile"] == T("2m") and two["total"] == 8 and two["meets_min"] is True  # 喜相逢 with 345s
+    assert w["tile"] == T("5m") and w["total"] == 7 and w["meets_min"] is False
+    assert hint(hand.melds, hand.tiles, rules=Rules(min_fan=0))["waits"][1]["meets_min"] is True
+    # Flowers count in the total, not towards the minimum.
+    f = hint(hand.melds, hand.tiles, rules=GUOBIAO, flowers=7)["waits"][1]
+    assert f["total"] == w["total"] + 7 and f["total_without_flowers"] == w["total_without_flowers"]
+    assert f["meets_min"] is False
+    # The seat's own wind: a pung of it scores 门风刻 only when it is the seat's.
+    hand, _ = parse_hand("[SSS] 123m 456m 789m 5p")
+    south = {x[2] for x in hint(hand.melds, hand.tiles, rules=GUOBIAO, seat_wind=1)["waits"][0]["fans"]}
+    east = {x[2] for x in hint(hand.melds, hand.tiles, rules=GUOBIAO, seat_wind=0)["waits"][0]["fans"]}
+    assert "Seat Wind" in south and "Seat Wind" not in east
+    # 无番馆 counts no fans; 大众馆 adds 258将 (the pair is 22m or 55m).
+    hand, _ = parse_hand("234m 567p 678s 345s 5m")
+    wufan = hint(hand.melds, hand.tiles, rules=Rules(min_fan=0, count_fans=False))["waits"]
+    assert [(x["fans"], x["total"], x["meets_min"]) for x in wufan] == [([], 0, True)] * 2
+    dz2, dz5 = hint(hand.melds, hand.tiles, rules=Rules(min_fan=0, pair_258_points=1))["waits"]
+    assert [None, "258将", "Pair of 2, 5 or 8", 1, 1] in dz2["fans"] and dz2["total"] == two["total"] + 1
+    assert [None, "258将", "Pair of 2, 5 or 8", 1, 1] in dz5["fans"] and dz5["total"] == w["total"] + 1
+    # A seat out of the hand (停和) never meets the minimum.
+    assert hint(hand.melds, hand.tiles, rules=Rules(min_fan=0), blocked=True)["waits"][0]["meets_min"] is False
+
+
+def test_hint_of_a_seats_view_and_its_cache():
+    ours = parse_tiles("123456789m11s23sN")
+    wall = arrange_wall([ours, parse_tiles("19m19p5s5pESWCFP7s"), parse_tiles("28m28p6s6p8sESWCFP"),
+                         parse_tiles("37m37p4p5s7p9sESWCF")])
+    m, _ = M.start_match(Rules(hands=4), walls=[wall] * 4)
+    v = M.view(m, 0)
+    h = hint_of_view(v, m.rules)
+    assert set(h["discards"]) == {str(T("N")), str(T("1s"))}
+    assert hint_of_view(M.view(m, 0), m.rules) is h  # computed once per hand state
+    assert hint_of_view(M.view(m, None), m.rules) is None  # a spectator has no hand
+    other = hint_of_view(M.view(m, 1), m.rules)
+    assert other == {"waits": []}  # 13 tiles, not ready

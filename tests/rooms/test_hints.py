@@ -1,0 +1,102 @@
+"""The wait hint in a room: sent to a human seat that asked for it, about its own tiles only."""
+
+import pytest
+
+from game import match as gm
+from game.hints import hint_of_view
+from game.tiles import parse_tiles
+from game.wall import arrange_wall
+
+from tests.rooms.support import CODE, act, messages_for, new_room, tidy
+
+T = lambda s: parse_tiles(s)[0]  # noqa: E731
+# alice deals first: a pure straight with 11s 23s and N to throw; after N she waits on 1s and 4s.
+HANDS = ("123456789m11s23sN", "19m19p5s5pESWCFP7s", "28m28p6s6p8sESWCFP", "37m37p4p5s7p9sESWCF")
+
+
+@pytest.fixture
+def scripted(monkeypatch):
+    wall = arrange_wall([parse_tiles(h) for h in HANDS])
+    real = gm.start_match
+    monkeypatch.setattr(gm, "start_match", lambda rules, seed=None, walls=None: real(rules, walls=[wall] * rules.hands))
+
+
+def table(**kw):
+    """alice (seat 0) and bob (seat 1) human, two bots, carol watching."""
+    room = new_room(bot_delay=0.5, **kw)
+    room.handle("bob", {"t": "join", "code": CODE}, 0)
+    for s in (2, 3):
+        room.handle("alice", {"t": "add_bot", "seat": s}, 0)
+    room.handle("carol", {"t": "watch", "code": CODE}, 0)
+    room.handle("bob", {"t": "ready"}, 0)
+    return room, room.handle("alice", {"t": "ready"}, 0)
+
+
+def hints(out, pid):
+    return [m["hint"] for m in messages_for(out, pid) if "hint" in m]
+
+
+def test_hint_goes_to_its_own_seat_only(scripted):
+    room, out = table()
+    (h,) = hints(out, "alice")
+    assert set(h["discards"]) == {str(T("N")), str(T("1s"))}
+    after_n = {w["tile"]: w for w in h["discards"][str(T("N"))]}
+    assert set(after_n) == {T("1s"), T("4s")}
+    assert after_n[T("1s")]["meets_min"] and after_n[T("1s")]["total"] == 22
+    assert "Pure Straight" in {f[2] for f in after_n[T("1s")]["fans"]}
+    assert hints(out, "bob") == [{"waits": []}]  # bob's own 13 tiles: not ready
+    assert hints(out, "carol") == []  # spectators never get one
+    snap = room.snapshot("alice")
+    assert snap["game"]["hint"] == h and snap["you"]["hints"] is True
+    assert "hint" not in room.snapshot("carol")["game"]
+
+    # After the discard alice waits; the hint is sent again only when her tiles change.
+    out = act(room, "alice", {"a": "discard", "tile": T("N")}, 1)
+    (h,) = hints(out, "alice")
+    assert {w["tile"] for w in h["waits"]} == {T("1s"), T("4s")}
+    assert hints(out, "bob") == [] and hints(out, "carol") == []
+    seen = [h]
+    now = 1.0
+    for _ in range(400):
+        if room.phase != "playing" or room.match.number > 0:
+            break
+        now += 0.5
+        for pid in ("alice", "bob"):
+            v = room.snapshot(pid)["game"]
+            if v["to_act"]:
+                out = act(room, pid, tidy(v), now)
+                break
+        else:
+            out = room.tick(now)
+        assert hints(out, "carol") == []
+        for pid in ("alice", "bob"):
+            sent = hints(out, pid)
+            if sent:  # the latest is the hint of the seat's own view now
+                assert sent[-1] == hint_of_view(room._view(room.members[pid].seat), room.rules)
+            if pid == "alice":
+                for x in sent:
+                    assert x != seen[-1]  # sent again only when it changes
+                    seen.append(x)
+    assert room.match.number == 1 and len(seen) > 2
+    assert None in seen  # once the hand was over
+
+
+def test_the_hint_switch(scripted):
+    room, out = table()
+    out = room.handle("alice", {"t": "hint", "on": False}, 0.1)
+    assert hints(out, "alice") == []
+    assert "hint" not in room.snapshot("alice")["game"] and room.snapshot("alice")["you"]["hints"] is False
+    out = act(room, "alice", {"a": "discard", "tile": T("N")}, 0.2)
+    assert hints(out, "alice") == []
+    out = room.handle("alice", {"t": "hint", "on": True}, 0.3)
+    (h,) = hints(out, "alice")  # at once, without waiting for the next change
+    assert {w["tile"] for w in h["waits"]} == {T("1s"), T("4s")}
+    with pytest.raises(Exception) as e:
+        room.handle("alice", {"t": "hint", "on": "yes"}, 0.4)
+    assert e.value.code == "room/bad_command"
+    # The switch is in the log: a restored room keeps it.
+    room.handle("bob", {"t": "hint", "on": False}, 0.5)
+    from rooms.room import Room
+
+    again = Room.replay(room.take_log())
+    assert again.members["bob"].hints is False and again.members["alice"].hints is True
