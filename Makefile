@@ -36,6 +36,7 @@ bench: $(STAMP)
 	$(BIN)/python bench/differential.py --hands 1000000
 	$(BIN)/python bench/shanten.py
 	$(BIN)/python bench/selfplay.py
+	$(BIN)/python bench/bots.py --hands 1000
 
 clean:
 	rm -rf $(VENV) build *.egg-info
