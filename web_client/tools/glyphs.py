@@ -4,8 +4,8 @@ Tiles must read the same on every device, whatever CJK fonts it has (or none), s
 drawn as paths rather than text. Run once when the set of characters changes (a developer tool; the
 build does not need it):
 
-    python3 -m venv /tmp/ft && /tmp/ft/bin/pip install fonttools
-    /tmp/ft/bin/python tools/glyphs.py /usr/share/fonts/opentype/noto/NotoSerifCJK-Bold.ttc > src/glyphs.ts
+    python3 -m venv .fonttools && .fonttools/bin/pip install fonttools
+    .fonttools/bin/python tools/glyphs.py /usr/share/fonts/opentype/noto/NotoSerifCJK-Bold.ttc > src/glyphs.ts
 
 The outlines come from Noto Serif CJK (SIL Open Font License 1.1); outlines converted into artwork are
 not themselves a font (OFL FAQ), and src/glyphs.ts says where they come from.
