@@ -3,6 +3,11 @@
 The hand is read every way it can be (special forms, every regular split); each reading collects its
 fans from the checks (``game.fans.checks``), the principles decide which count
 (``game.fans.principles``), and the best reading wins. Flowers are added last (R98 #81).
+
+For speed (bench/fans.py): what every reading of a hand shares is worked out once (``_Facts``), the
+hand is read suit by suit through cached ``Suit``s (``game.fans.decompose``), and the check tables
+are compiled at import into lookups (single pungs, kongs, whole-hand fans by parts, shape checks by
+what they need), so a reading runs only the checks that can hold. No cache is keyed on a whole hand.
 """
 
 from __future__ import annotations
@@ -277,7 +282,8 @@ def _set_fans(found: dict, body: tuple, facts: _Facts) -> tuple:
     win = facts.win
     singles = facts.singles
     chows, pungs = [], []
-    melded_kongs = concealed_kongs = concealed_pungs = 0
+    kongs, concealed = [], []  # the kongs; the pungs and kongs not melded
+    melded_kongs = concealed_kongs = 0
     win_pung = False
     edge = closed = None
     for i, (tile, kind, melded) in enumerate(body):
@@ -297,15 +303,17 @@ def _set_fans(found: dict, body: tuple, facts: _Facts) -> tuple:
                     found[fan].append((i,))
                 else:
                     found[fan] = [(i,)]
+        if not melded:
+            concealed.append(i)
         if kind == KONG:
+            kongs.append(i)
             if melded:
                 melded_kongs += 1
             else:
                 concealed_kongs += 1
-                concealed_pungs += 1
         elif not melded:
-            concealed_pungs += 1
             win_pung = win_pung or tile == win
+    concealed_pungs = len(concealed)
     # R98 #33/#66 and fans.md §2.9: a pung completed by a discard is melded, unless the winning tile
     # can be read as part of a concealed chow.
     if win_pung and edge is None and closed is None and not facts.self_drawn:
@@ -317,17 +325,17 @@ def _set_fans(found: dict, body: tuple, facts: _Facts) -> tuple:
             sets.sort()  # by tile: melds come first, unsorted (the concealed sets are sorted)
         tiles, index = zip(*sets)
         for fan, positions in combine(tiles):
-            occ = tuple([index[p] for p in positions])
+            occ = tuple(map(index.__getitem__, positions))
             if fan in found:
                 found[fan].append(occ)
             else:
                 found[fan] = [occ]
-    if melded_kongs or concealed_kongs:
-        kong_sets = tuple([i for i, group in enumerate(body) if group[1] == KONG])
+    if kongs:
+        kong_sets = tuple(kongs)
         for fan in _KONG_FANS[melded_kongs][concealed_kongs]:
             found[fan] = [kong_sets]
     if concealed_pungs >= 2:
-        occ = tuple([i for i, group in enumerate(body) if group[1] != CHOW and not group[2]])
+        occ = tuple(concealed)  # all of them, a pung completed by a discard included
         for fan in _CONCEALED_PUNG_FANS[concealed_pungs]:
             found[fan] = [occ]
     return NO_PUNGS if not pungs else NO_CHOWS if not chows else ANY_SETS, edge, closed

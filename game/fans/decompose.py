@@ -1,11 +1,12 @@
 """Hand decomposition: every regular split (sets + pair), the special forms, and formal waits.
 
-Count arrays are read suit by suit: everything one suit's counts give (its splits, the tiles that
-would complete it, the traits the special forms need) is computed once per distinct 9-count key
-(``suit``), so a whole hand is a few cached lookups. Splits are returned in the reference
-calculator's enumeration order (sets sorted by (tile, pung before chow), splits in lexicographic
-order of their sorted sets): when two splits score the same, the first one counts (fans.md §2.1
-step 4).
+Hands are read suit by suit: everything one suit's tiles give (its splits, the tiles that would
+complete it, the traits the special forms need) is a ``Suit``, computed once per distinct key
+(``suit`` on counts, ``suit_of_tiles`` on the sorted tiles), so a whole hand is a few cached
+lookups. The splits of a number suit come from a table of every splittable suit, built once at
+import. Splits are returned in the reference calculator's enumeration order (sets sorted by (tile,
+pung before chow), splits in lexicographic order of their sorted sets): when two splits score the
+same, the first one counts (fans.md §2.1 step 4).
 """
 
 from __future__ import annotations
@@ -75,13 +76,15 @@ class Suit:
     - ``even`` / ``single``: every count even / at most one (七对, 全不靠), ``pairs`` / ``odd()``:
       the pairs held (a 4 counts twice) and the tiles held an odd number of times (七对 waits);
     - ``knitted``: the ranks r (0, 1, 2) with r, r+3 and r+6 all present (组合龙); ``kinds``: how
-      many different tiles are present; ``most``: the largest count; ``fours``: the tiles held 4 times.
+      many different tiles are present; ``most``: the largest count; ``fours``: how many tiles are
+      held four times.
     """
 
-    __slots__ = ("key", "offset", "tiles", "splits", "one", "pair", "_waits", "bits", "even", "single", "pairs", "knitted",
-                 "kinds", "most", "fours")
+    __slots__ = ("key", "offset", "tiles", "splits", "one", "pair", "_waits", "bits", "even", "single", "pairs",
+                 "knitted", "kinds", "most", "fours")
 
     def waits(self) -> tuple:
+        """The tiles of this suit that, added, make it splittable (see the class)."""
         if self._waits is None:
             key, offset = self.key, self.offset
             plus = [key[:r] + (key[r] + 1,) + key[r + 1:] for r in range(len(key))] if sum(key) % 3 else []
@@ -92,6 +95,7 @@ class Suit:
         return self._waits
 
     def odd(self) -> tuple:
+        """The tiles held an odd number of times."""
         return tuple(self.offset + r for r, n in enumerate(self.key) if n % 2)
 
 

@@ -46,7 +46,8 @@ _CHOW_STARTS = tuple(t for t in range(27) if t % 9 <= 6)
 _KNOWN = {table: {} for table in _TABLES}
 _KNOWN["chow pairs"] = {ab: _first_of("chow pairs", ab) for ab in product(_CHOW_STARTS, repeat=2)}
 _KNOWN["pung pairs"] = {ab: _first_of("pung pairs", ab) for ab in product(range(34), repeat=2)}
-_KNOWN["chow triples"] = {abc: _first_of("chow triples", abc) for abc in combinations_with_replacement(_CHOW_STARTS, 3)}
+_KNOWN["chow triples"] = {
+    abc: _first_of("chow triples", abc) for abc in combinations_with_replacement(_CHOW_STARTS, 3)}
 _KNOWN["pung triples"] = {abc: _first_of("pung triples", abc) for abc in combinations_with_replacement(range(34), 3)}
 _UNKNOWN = object()
 
