@@ -2,23 +2,15 @@
 
 import pytest
 
-from game import match as gm
 from game.hints import hint_of_view
-from game.tiles import parse_tiles
-from game.wall import arrange_wall
+from tests.support.scripted import T, deal_scripted
 
 from tests.rooms.support import CODE, act, messages_for, new_room, tidy
-
-T = lambda s: parse_tiles(s)[0]  # noqa: E731
-# alice deals first: a pure straight with 11s 23s and N to throw; after N she waits on 1s and 4s.
-HANDS = ("123456789m11s23sN", "19m19p5s5pESWCFP7s", "28m28p6s6p8sESWCFP", "37m37p4p5s7p9sESWCF")
 
 
 @pytest.fixture
 def scripted(monkeypatch):
-    wall = arrange_wall([parse_tiles(h) for h in HANDS])
-    real = gm.start_match
-    monkeypatch.setattr(gm, "start_match", lambda rules, seed=None, walls=None: real(rules, walls=[wall] * rules.hands))
+    deal_scripted(monkeypatch)
 
 
 def table(**kw):
