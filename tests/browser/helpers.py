@@ -11,10 +11,35 @@ TIMEOUT = 15_000  # ms for one expectation
 
 
 def sign_in(page: Page, url: str, name: str) -> None:
+    seen = _watch(page)
     page.goto(url)
     page.fill("input[name=name]", name)
-    page.click("form.name-form button[type=submit]")
+    button = page.locator("form.name-form button[type=submit]")
+    try:
+        expect(button).to_be_enabled(timeout=2 * TIMEOUT)
+    except AssertionError as e:
+        state = page.locator("[data-testid=conn]").get_attribute("data-state")
+        typed = page.input_value("input[name=name]")
+        raise AssertionError(f"the sign-in button stayed disabled: connection {state!r}, name field "
+                             f"{typed!r}; what the page did: {seen}") from e
+    button.click()
     expect(page.locator("[data-testid=conn]")).to_have_attribute("data-state", "online", timeout=TIMEOUT)
+
+
+def _watch(page: Page) -> list[str]:
+    """The page's console lines, failed requests and websocket opens and closes, for failure messages."""
+    seen: list[str] = []
+    page.on("console", lambda m: seen.append(f"console.{m.type}: {m.text}"))
+    page.on("pageerror", lambda e: seen.append(f"pageerror: {e}"))
+    page.on("requestfailed", lambda r: seen.append(f"request failed: {r.url} {r.failure}"))
+
+    def on_ws(ws) -> None:
+        seen.append(f"websocket {ws.url}")
+        ws.on("close", lambda _: seen.append("websocket closed"))
+        ws.on("socketerror", lambda err: seen.append(f"websocket error {err}"))
+
+    page.on("websocket", on_ws)
+    return seen
 
 
 def create_room(page: Page, room_type: str = "guobiao", hands: int = 4) -> None:
