@@ -96,11 +96,46 @@ class Continue:
     name = "continue"
 
 
-Action = Discard | Win | Pass | Chow | Pung | Kong | ConcealedKong | AddedKong | Continue
+# System actions: the room applies them for the server (a referee, a tournament), never a player.
+# ``legal_actions`` never lists them, so a player who sends one is refused (action/illegal); they are
+# in the match's action log like any other action, so ``game.match.replay`` rebuilds their effect.
+
+
+@dataclass(frozen=True, slots=True)
+class StopWin:
+    """停和 for the rest of the current hand (R98 第十三条3; tournament.md 1.4): no 和, plays on."""
+
+    seq: int | None = field(default=None, compare=False)
+    name = "stop_win"
+
+
+@dataclass(frozen=True, slots=True)
+class NoWin:
+    """The player cannot win for the rest of the match: an unranked substitute that plays along (陪打),
+    for 停赛 and a late player's forfeit (tournament.md 2.4, "Our decisions for tournaments")."""
+
+    seq: int | None = field(default=None, compare=False)
+    name = "no_win"
+
+
+@dataclass(frozen=True, slots=True)
+class TimeUp:
+    """The session's time is up (R98 第六条四; tournament.md 2.6): the hand in progress is void and the
+    match ends now, or with ``finish_hand`` the match ends after the hand in progress."""
+
+    finish_hand: bool = False
+    seq: int | None = field(default=None, compare=False)
+    name = "time_up"
+
+
+Action = Discard | Win | Pass | Chow | Pung | Kong | ConcealedKong | AddedKong | Continue | StopWin | NoWin | TimeUp
 ACTION_TYPES = (Discard, Win, Pass, Chow, Pung, Kong, ConcealedKong, AddedKong, Continue)
-_BY_NAME = {cls.name: cls for cls in ACTION_TYPES}
+SYSTEM_TYPES = (StopWin, NoWin, TimeUp)
+_BY_NAME = {cls.name: cls for cls in ACTION_TYPES + SYSTEM_TYPES}
 _TILE_FIELD = {Discard: "tile", Chow: "low", ConcealedKong: "tile", AddedKong: "tile"}
-_KNOWN = frozenset(ACTION_TYPES)
+# Optional bool fields, written only when true.
+_FLAG_FIELD = {Discard: "ready", TimeUp: "finish_hand"}
+_KNOWN = frozenset(ACTION_TYPES + SYSTEM_TYPES)
 
 # Shared instances (seq None) so legal_actions builds no objects on the hot path.
 WIN, PASS, PUNG, KONG, CONTINUE = Win(), Pass(), Pung(), Kong(), Continue()
@@ -124,21 +159,23 @@ def check(action: Any) -> None:
         t = getattr(action, f)
         if type(t) is not int or not 0 <= t < NUM_KINDS:
             raise ActionError(MALFORMED, f"{action.name}: {f} must be a tile 0..33, got {t!r}")
-        if cls is Discard and type(action.ready) is not bool:
-            raise ActionError(MALFORMED, f"discard: ready must be a bool, got {action.ready!r}")
+    flag = _FLAG_FIELD.get(cls)
+    if flag is not None and type(getattr(action, flag)) is not bool:
+        raise ActionError(MALFORMED, f"{action.name}: {flag} must be a bool, got {getattr(action, flag)!r}")
     seq = action.seq
     if seq is not None and type(seq) is not int:
         raise ActionError(MALFORMED, f"seq must be an int, got {seq!r}")
 
 
 def to_dict(action: Action) -> dict:
-    """The wire/log form: ``{"a": name, ...fields}``; seq only when set, ready only when true."""
+    """The wire/log form: ``{"a": name, ...fields}``; seq only when set, ready / finish_hand only when true."""
     d: dict = {"a": action.name}
     f = _TILE_FIELD.get(type(action))
     if f is not None:
         d[f] = getattr(action, f)
-    if type(action) is Discard and action.ready:
-        d["ready"] = True
+    flag = _FLAG_FIELD.get(type(action))
+    if flag is not None and getattr(action, flag):
+        d[flag] = True
     if action.seq is not None:
         d["seq"] = action.seq
     return d
@@ -157,9 +194,10 @@ def from_dict(d: Any) -> Action:
             raise ActionError(MALFORMED, f"{cls.name} needs {f!r}")
         kwargs[f] = d[f]
         allowed.add(f)
-    if cls is Discard:
-        kwargs["ready"] = d.get("ready", False)
-        allowed.add("ready")
+    flag = _FLAG_FIELD.get(cls)
+    if flag is not None:
+        kwargs[flag] = d.get(flag, False)
+        allowed.add(flag)
     extra = set(d) - allowed
     if extra:
         raise ActionError(MALFORMED, f"{cls.name}: unknown fields {sorted(extra)}")
@@ -174,6 +212,7 @@ def with_seq(action: Action, seq: int) -> Action:
     f = _TILE_FIELD.get(type(action))
     if f is not None:
         kwargs[f] = getattr(action, f)
-    if type(action) is Discard:
-        kwargs["ready"] = action.ready
+    flag = _FLAG_FIELD.get(type(action))
+    if flag is not None:
+        kwargs[flag] = getattr(action, flag)
     return type(action)(**kwargs)

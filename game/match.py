@@ -9,6 +9,10 @@ starts with the dealer in the East seat.
 Every hand's wall comes from the splitmix64 generator kept in the match state (or from given walls,
 for duplicate tables), so a match is (seed, rules, actions) and ``replay`` rebuilds it exactly.
 Between hands each player sends ``Continue``; when all four have, the next hand is dealt.
+
+System actions (``game.actions.StopWin``, ``NoWin``, ``TimeUp``) come from the room for a referee or a
+tournament, never from a player: ``step`` accepts them outside ``legal_actions`` and they are logged
+like any action, so ``replay`` and ``replay_hands`` rebuild their effect (docs/state-machine.md).
 """
 
 from __future__ import annotations
@@ -19,10 +23,15 @@ from game.actions import (
     ILLEGAL,
     MALFORMED,
     MATCH_OVER,
+    HAND_OVER,
     NOT_YOUR_TURN,
     STALE,
+    SYSTEM_TYPES,
     ActionError,
     Continue,
+    NoWin,
+    StopWin,
+    TimeUp,
     check,
 )
 from game.codec import hand_dict, result_dict
@@ -46,13 +55,19 @@ SEAT_SCHEME = (
 class MatchState:
     """Treat as immutable, like HandState."""
 
-    __slots__ = ("rules", "seed", "rng", "walls", "number", "hand", "scores", "history", "phase", "ready", "seq")
+    __slots__ = ("rules", "seed", "rng", "walls", "number", "hand", "scores", "history", "phase", "ready", "seq",
+                 "no_win", "last", "void")
+
+    no_win: tuple  # per player: cannot win for the rest of the match (NoWin); 停和 at every deal
+    last: int  # the number of the match's final hand: rules.hands - 1, earlier after TimeUp(finish_hand)
+    void: bool  # the match ended by TimeUp with a hand in progress: that hand counts for nothing
 
     def copy(self) -> MatchState:
         n = object.__new__(MatchState)
         n.rules, n.seed, n.rng, n.walls, n.number = self.rules, self.seed, self.rng, self.walls, self.number
         n.hand, n.scores, n.history, n.phase = self.hand, self.scores, self.history, self.phase
         n.ready, n.seq = self.ready, self.seq
+        n.no_win, n.last, n.void = self.no_win, self.last, self.void
         return n
 
     @property
@@ -79,6 +94,7 @@ class MatchState:
             "number": self.number, "hand": hand_dict(self.hand), "scores": list(self.scores),
             "history": [result_dict(r) for r in self.history], "phase": self.phase,
             "ready": list(self.ready), "seq": self.seq,
+            "no_win": list(self.no_win), "last": self.last, "void": self.void,
         }
 
     def __repr__(self) -> str:
@@ -87,6 +103,12 @@ class MatchState:
 
 def seat_in(player: int, hand_number: int) -> int:
     return SEAT_SCHEME[player][hand_number // 4]
+
+
+def player_in(seat: int, hand_number: int) -> int:
+    """The player at table ``seat`` in hand ``hand_number``."""
+    r = hand_number // 4
+    return next(p for p in range(4) if SEAT_SCHEME[p][r] == seat)
 
 
 def start_match(rules: Rules = Rules(), seed: int | None = None, walls=None) -> tuple[MatchState, list[dict]]:
@@ -107,6 +129,7 @@ def start_match(rules: Rules = Rules(), seed: int | None = None, walls=None) -> 
     m.number, m.scores, m.history = 0, (0, 0, 0, 0), ()
     m.ready = (False,) * 4
     m.seq = 0
+    m.no_win, m.last, m.void = (False,) * 4, rules.hands - 1, False
     events: list[dict] = []
     _deal(m, events)
     return m, events
@@ -121,8 +144,10 @@ def _deal(m: MatchState, events: list) -> None:
     m.phase, m.ready = PLAYING, (False,) * 4
     events.append({"t": "hand_start", "hand": m.number, "round": m.round, "seats": m.seats(),
                    "scores": list(m.scores), "seq": m.seq})
+    # A can't-win player starts every hand under 停和 (NoWin).
+    blocked = tuple(m.no_win[p] for p in m.seats())
     m.hand, hand_events = hand_state.start_hand(
-        m.rules, wall=wall, dealer=m.number % 4, prevalent_wind=m.round, seq=m.seq
+        m.rules, wall=wall, dealer=m.number % 4, prevalent_wind=m.round, seq=m.seq, blocked=blocked
     )
     events.extend(_tag(hand_events, m.number))
 
@@ -152,8 +177,11 @@ def pending(m: MatchState) -> tuple[int, ...]:
 
 
 def step(m: MatchState, player: int, action) -> tuple[MatchState, list[dict]]:
-    """Apply a player's action (players are 0..3 by first-round seat)."""
+    """Apply a player's action (players are 0..3 by first-round seat), or a system action (``TimeUp``
+    with ``player`` None)."""
     check(action)
+    if type(action) in SYSTEM_TYPES:
+        return _system(m, player, action)
     if type(player) is not int or not 0 <= player < 4:
         raise ActionError(MALFORMED, f"player must be 0..3, got {player!r}")
     if action.seq is not None and action.seq != m.seq:
@@ -183,6 +211,43 @@ def step(m: MatchState, player: int, action) -> tuple[MatchState, list[dict]]:
     return n, events
 
 
+def _system(m: MatchState, player, action) -> tuple[MatchState, list[dict]]:
+    """StopWin and NoWin name a player; TimeUp concerns the table (``player`` None)."""
+    kind = type(action)
+    if kind is TimeUp:
+        if player is not None:
+            raise ActionError(MALFORMED, f"time_up concerns the table: player must be None, got {player!r}")
+    elif type(player) is not int or not 0 <= player < 4:
+        raise ActionError(MALFORMED, f"player must be 0..3, got {player!r}")
+    if action.seq is not None and action.seq != m.seq:
+        raise ActionError(STALE, f"action answers seq {action.seq}, the match is at seq {m.seq}")
+    if m.phase == FINISHED:
+        raise ActionError(MATCH_OVER, "the match is over")
+    n = m.copy()
+    events: list[dict] = []
+    if kind is TimeUp:
+        if action.finish_hand and m.phase == PLAYING:
+            n.last = min(n.last, n.number)  # the hand in progress is the last one
+            return n, events
+        # R98 第六条四: time is called: the match ends now; a hand in progress is void (tournament.md 2.6).
+        n.phase, n.void, n.seq = FINISHED, m.phase == PLAYING, m.seq + 1
+        end = {"t": "match_end", "scores": list(n.scores), "hand": n.number}
+        if n.void:
+            end["void"] = True
+        return n, [end]
+    if kind is NoWin:
+        n.no_win = tuple(w or p == player for p, w in enumerate(m.no_win))
+    elif m.phase != PLAYING:  # StopWin
+        raise ActionError(HAND_OVER, "停和 needs a hand in play")
+    if m.phase == PLAYING:
+        hand, events = hand_state.block_win(m.hand, m.seat_of(player))
+        n.hand, n.seq = hand, hand.seq
+        _tag(events, n.number)
+        if hand.phase == hand_state.OVER:  # the claim window it closed ended the hand
+            _score(n, events)
+    return n, events
+
+
 def _score(n: MatchState, events: list) -> None:
     """Add the hand's payments and penalties to the players' running scores."""
     result = n.hand.result
@@ -193,7 +258,7 @@ def _score(n: MatchState, events: list) -> None:
     n.scores = tuple(s + d for s, d in zip(n.scores, deltas))
     n.history = n.history + (result,)
     events.append({"t": "scores", "hand": n.number, "scores": list(n.scores), "deltas": deltas})
-    if n.number + 1 >= n.rules.hands:
+    if n.number >= n.last:
         n.phase = FINISHED
         events.append({"t": "match_end", "scores": list(n.scores), "hand": n.number})
     else:
@@ -238,7 +303,10 @@ def view(m: MatchState, player: int | None) -> dict:
     v["match"] = {
         "hand": m.number, "hands": m.rules.hands, "round": m.round, "seats": m.seats(),
         "scores": list(m.scores), "phase": m.phase, "ready": list(m.ready), "player": player, "seq": m.seq,
+        "no_win": list(m.no_win), "last": m.last, "void": m.void,
     }
+    if m.phase == FINISHED and seat is not None:
+        v["legal"], v["to_act"] = [], False  # a void hand is not played on
     if m.phase == BETWEEN and player is not None and not m.ready[player]:
         v["legal"], v["to_act"] = [{"a": "continue"}], True
     return v

@@ -135,8 +135,10 @@ def start_hand(
     dealer: int = 0,
     prevalent_wind: int = 0,
     seq: int = 0,
+    blocked: tuple = (False, False, False, False),
 ) -> tuple[HandState, list[dict]]:
-    """Deal a hand from a seed or from a given wall order (game.wall describes the layout)."""
+    """Deal a hand from a seed or from a given wall order (game.wall describes the layout).
+    ``blocked``: seats that start the hand under 停和 (a match's can't-win substitutes)."""
     if (seed is None) == (wall is None):
         raise ValueError("give exactly one of seed and wall")
     wall = build_wall(seed, rules.flowers) if wall is None else check_wall(wall, rules.flowers)
@@ -147,7 +149,8 @@ def start_hand(
     s.wall, s.head, s.tail = wall, DEAL_SIZE, len(wall)
     s.melds = ((), (), (), ())
     s.ponds = ((), (), (), ())
-    s.blocked = s.declared = (False, False, False, False)
+    s.blocked = tuple(bool(b) for b in blocked)
+    s.declared = (False, False, False, False)
     s.claim, s.result, s.fouls = None, None, ()
     s.kong_draw = False
     s._legal = [None, None, None, None]
@@ -263,6 +266,39 @@ def auto_action(state: HandState, seat: int):
         return WIN
     tile = state.drawn if state.drawn is not None else state.concealed[seat][-1]
     return DISCARDS[tile]
+
+
+def block_win(state: HandState, seat: int) -> tuple[HandState, list[dict]]:
+    """停和 imposed from outside the hand (a referee; a can't-win substitute): ``seat`` loses the right
+    to win for the rest of this hand (R98 第十三条3; tournament.md 1.4: it plays on, may still chow, pung
+    and kong — ``rules.blocked_may_claim`` — and still pays). Not a player's action, so not in
+    ``legal_actions``; ``seq`` does not move unless the claim window closes because of it.
+
+    In an open claim window the seat's 和 option goes at once, and an answer already given as 和 becomes
+    a pass (the declaration is void; the seat does not get to choose again). If nobody is then left to
+    answer, the window is resolved now, as ``step`` would resolve it.
+    """
+    if seat.__class__ is not int or not 0 <= seat <= 3:
+        raise ActionError(MALFORMED, f"seat must be 0..3, got {seat!r}")
+    if state.phase == OVER:
+        raise ActionError(HAND_OVER, "the hand is over")
+    s = state.copy()
+    events: list[dict] = []
+    s.blocked = _put(s.blocked, seat, True)
+    w = s.claim
+    if s.phase == CLAIM and w.options[seat]:
+        keep = tuple(a for a in w.options[seat] if type(a) is not Win) if s.rules.blocked_may_claim else ()
+        answer = w.responses[seat]
+        if answer is not None and answer not in keep:
+            answer = claims.PASS
+        w = ClaimWindow(w.kind, w.tile, w.seat, _put(w.options, seat, keep), _put(w.responses, seat, answer))
+        s.claim = w
+        if claims.decided(w, certain_wins=not s.rules.false_win_penalty):
+            s.seq += 1
+            _resolve(s, w, events)
+            if s.phase == TURN:
+                events.append({"t": "turn", "seat": s.turn, "seq": s.seq})
+    return s, events
 
 
 def _meld_objs(melds: tuple) -> tuple:
@@ -504,5 +540,5 @@ def replay(rules: Rules, log, *, seed: int | None = None, wall=None, dealer: int
     return s
 
 
-__all__ = ["HandState", "start_hand", "step", "legal_actions", "pending", "auto_action", "replay",
+__all__ = ["HandState", "start_hand", "step", "legal_actions", "pending", "auto_action", "replay", "block_win",
            "TURN", "CLAIM", "OVER"]

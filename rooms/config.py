@@ -13,6 +13,7 @@ from rooms.errors import BAD_CONFIG, RoomError
 from rooms.types import ROOM_TYPES, rules_for
 
 HANDS = (4, 8, 16)  # one, two or four wind rounds (decisions.md item 8)
+TABLE_HANDS = range(1, 17)  # a tournament table: a session of up to 16 hands (tournament.md 2.5)
 BOT_LEVELS = ("fan", "random")
 
 
@@ -37,11 +38,17 @@ class RoomConfig:
     declared_ready_points: int = 1
     idle_after: float = 1800.0  # a lobby with nothing happening is disposable after this
     abandon_after: float = 600.0  # a match whose humans are all gone is disposable after this
+    table: bool = False  # a tournament table (Room.create_table): fixed seats, started by the server
 
     def __post_init__(self):
         if self.type not in ROOM_TYPES:
             raise RoomError(BAD_CONFIG, f"unknown room type {self.type!r}; one of {sorted(ROOM_TYPES)}")
-        if type(self.hands) is not int or self.hands not in HANDS:
+        if type(self.table) is not bool:
+            raise RoomError(BAD_CONFIG, f"table must be a bool, got {self.table!r}")
+        if self.table:
+            if type(self.hands) is not int or self.hands not in TABLE_HANDS:
+                raise RoomError(BAD_CONFIG, f"a table plays 1..16 hands, got {self.hands!r}")
+        elif type(self.hands) is not int or self.hands not in HANDS:
             raise RoomError(BAD_CONFIG, f"hands must be one of {HANDS}, got {self.hands!r}")
         for f in fields(self):
             v = getattr(self, f.name)
@@ -73,4 +80,4 @@ class RoomConfig:
         return cls(**d)
 
 
-__all__ = ["RoomConfig", "HANDS", "BOT_LEVELS"]
+__all__ = ["RoomConfig", "HANDS", "TABLE_HANDS", "BOT_LEVELS"]

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 
 class RoomError(ValueError):
-    """A rejected command; the room is unchanged. Codes are ``room/...`` or the game's ``action/...``."""
+    """A rejected command; the room is unchanged. Codes are ``room/...`` or the game's ``action/...``
+    (a tournament's ``TournamentError`` is one too, with ``tournament/...`` codes)."""
 
     def __init__(self, code: str, message: str):
         super().__init__(message)
@@ -13,6 +14,21 @@ class RoomError(ValueError):
 
     def to_dict(self) -> dict:
         return {"t": "error", "code": self.code, "message": self.message}
+
+
+def command_check(command, checks: dict, fields: dict, error=RoomError, code: str = "room/bad_command",
+                  what: str = "command"):
+    """The check for ``command`` (a dict with a known string ``t`` and only that command's fields),
+    or ``error(code, ...)`` saying what is wrong with it."""
+    if not isinstance(command, dict) or not isinstance(command.get("t"), str):
+        raise error(code, f"a {what} is a dict with a string 't', got {command!r}")
+    check = checks.get(command["t"])
+    if check is None:
+        raise error(code, f"unknown {what} {command['t']!r}")
+    extra = set(command) - fields[command["t"]] - {"t"}
+    if extra:
+        raise error(code, f"{command['t']}: unknown fields {sorted(extra)}")
+    return check
 
 
 BAD_COMMAND = "room/bad_command"

@@ -30,7 +30,7 @@ def hand_record(m: MatchState, match_no: int, ids: list[str]) -> dict:
         "seats": list(seats), "ids": list(ids), "winner": None, "discarder": None, "self_drawn": False,
         "robbed": False, "tile": None, "fans": [], "total": 0,
         "payments": per_player(result.payments), "penalties": per_player(result.penalties),
-        "deltas": per_player(result.deltas), "scores": list(m.scores),
+        "deltas": per_player(result.deltas), "scores": list(m.scores), "void": False,
     }
     w = result.win
     if w is not None:
@@ -39,6 +39,18 @@ def hand_record(m: MatchState, match_no: int, ids: list[str]) -> dict:
             robbed=w.robbed, tile=w.tile, fans=fan_lists(w.fans), total=w.total,
         )
     return rec
+
+
+def void_hand_record(m: MatchState, match_no: int, ids: list[str]) -> dict:
+    """The hand in progress when time was called (R98 第六条四; tournament.md 2.6): void, it changes no
+    scores (its 错和/诈和 penalties included: they are charged only when a hand ends)."""
+    seats = m.seats()
+    return {
+        "match": match_no, "hand": m.number, "round": m.round, "dealer": seats[m.number % 4],
+        "seats": list(seats), "ids": list(ids), "winner": None, "discarder": None, "self_drawn": False,
+        "robbed": False, "tile": None, "fans": [], "total": 0, "payments": [0] * 4, "penalties": [0] * 4,
+        "deltas": [0] * 4, "scores": list(m.scores), "void": True,
+    }
 
 
 def ranking(scores, ids: list[str]) -> list[dict]:
@@ -53,11 +65,12 @@ def ranking(scores, ids: list[str]) -> list[dict]:
 
 def match_record(m: MatchState, match_no: int, ids: list[str], hands: list[dict], actions: list) -> dict:
     """The finished match: ranking, totals, every hand, and what ``game.match.replay`` needs to rebuild
-    it (seed, rules, the (player, action) list)."""
+    it (seed, rules, the (player, action) list, system actions included: player None for time_up).
+    ``void``: time was called during a hand; ``no_win``: players that could not win (substitutes)."""
     return {
         "match": match_no, "ids": list(ids), "scores": list(m.scores), "ranking": ranking(m.scores, ids),
         "hands": hands, "seed": json_seed(m.seed), "rules": _rules_dict(m.rules),
-        "actions": [[p, action_dict(a)] for p, a in actions],
+        "actions": [[p, action_dict(a)] for p, a in actions], "void": m.void, "no_win": list(m.no_win),
     }
 
 
@@ -73,4 +86,4 @@ def _rules_dict(rules) -> dict:
     return {f.name: getattr(rules, f.name) for f in fields(rules)}
 
 
-__all__ = ["hand_record", "match_record", "ranking", "json_seed"]
+__all__ = ["hand_record", "void_hand_record", "match_record", "ranking", "json_seed"]

@@ -4,6 +4,9 @@ The room's state changes only by committing a log entry (``_commit`` = ``_apply`
 ``_apply`` is deterministic: bots, timeouts and 托管 decide in the live path and the entry records the
 action taken, so ``Room.replay(log)`` folds the same entries and reaches the same room without a bot or
 a clock. Nothing here does I/O or reads a clock: time arrives as ``now``.
+
+A tournament table (``Room.create_table``) is a room with fixed seats, started and steered by the
+server through ``system`` commands (start, 停和, substitutes, time up); docs/rooms.md "Tournament tables".
 """
 
 from __future__ import annotations
@@ -25,6 +28,9 @@ from game.actions import (
     ActionError,
     AddedKong,
     Discard,
+    NoWin,
+    StopWin,
+    TimeUp,
     from_dict,
     to_dict as action_dict,
     with_seq,
@@ -37,7 +43,7 @@ from rooms import clock, errors as E
 from rooms.config import BOT_LEVELS, RoomConfig
 from rooms.errors import RoomError
 from rooms.invite import normalize
-from rooms.records import hand_record, match_record
+from rooms.records import hand_record, match_record, void_hand_record
 from rooms.window import DISCARD, ROB, Window, open_window, window_view
 
 LOBBY, PLAYING = "lobby", "playing"
@@ -48,6 +54,11 @@ BOT_MODULES = {"fan": "rooms.bot", "random": "rooms.bot_random"}
 _DROPPED = frozenset(("response", "claim_window"))
 _MAX_STEPS = 100_000  # automatic entries in one call; a loop past this is a bug
 _UNSENT = object()
+# Error codes of tournament tables and system commands (docs/rooms.md).
+TABLE = "room/table"  # a table's seats are fixed and it plays one match: not for players to change
+NOT_TABLE = "room/not_table"  # a system command for a room that is not a table
+NO_HAND = "room/no_hand"  # 停和 needs a hand in play
+SUBSTITUTED = "room/substituted"  # the seat is already played by a can't-win substitute
 
 
 class Outbound(NamedTuple):
@@ -77,6 +88,13 @@ def match_seed(secret: bytes, k: int) -> int:
     return int.from_bytes(hashlib.sha256(secret + b"match" + k.to_bytes(4, "big")).digest()[:8], "big")
 
 
+def _check_keys(invite: str, secret: bytes) -> None:
+    if normalize(invite) != invite:
+        raise ValueError(f"invite must be a code from rooms.invite.new_code, got {invite!r}")
+    if not isinstance(secret, bytes) or len(secret) < 16:
+        raise ValueError("secret: at least 16 random bytes from the server")
+
+
 def load_bot(level: str, rules: Rules | None = None) -> Callable[[dict], object] | None:
     """The bot engineer's ``choose(view)`` for a level, or None when its module is not there. The fan
     bot is told the room's rules: the view does not carry them."""
@@ -102,10 +120,9 @@ class Room:
         the host) and ``bots`` bots, all ready, and starts at once."""
         if not isinstance(config, RoomConfig):
             raise RoomError(E.BAD_CONFIG, "config must be a RoomConfig")
-        if normalize(invite) != invite:
-            raise ValueError(f"invite must be a code from rooms.invite.new_code, got {invite!r}")
-        if not isinstance(secret, bytes) or len(secret) < 16:
-            raise ValueError("secret: at least 16 random bytes from the server")
+        if config.table:
+            raise RoomError(E.BAD_CONFIG, "a tournament table is made by Room.create_table")
+        _check_keys(invite, secret)
         quick = players is not None
         players = list(players) if quick else [host]
         if not players or players[0] != host or len(set(players)) != len(players) or len(players) + bots > 4:
@@ -115,6 +132,26 @@ class Room:
         room = cls(bot_policies)
         entry = {"k": "create", "room": room_id, "config": config.to_dict(), "host": host, "invite": invite,
                  "secret": secret.hex(), "players": players, "bots": bots, "quick": quick}
+        room._commit(entry, now)
+        return room
+
+    @classmethod
+    def create_table(cls, room_id: str, config: RoomConfig, players: list[str | None], invite: str, secret: bytes,
+                     now: float, *, bot_policies: Mapping[str, Callable] | None = None) -> Room:
+        """A tournament table: ``players`` gives the four seats (a player id, or None for a seat that an
+        unranked bot that cannot win plays). The seats are fixed; the match starts on the system
+        ``start``; the room has no host. ``config.table`` must be true (hands 1..16)."""
+        if not isinstance(config, RoomConfig) or not config.table:
+            raise RoomError(E.BAD_CONFIG, "a table needs RoomConfig(table=True)")
+        _check_keys(invite, secret)
+        if not isinstance(players, (list, tuple)) or len(players) != 4:
+            raise ValueError("players: four entries, a player id or None per seat")
+        ids = [p for p in players if p is not None]
+        if any(not isinstance(p, str) or not p for p in ids) or len(set(ids)) != len(ids):
+            raise ValueError("players: distinct non-empty player ids (or None)")
+        room = cls(bot_policies)
+        entry = {"k": "create", "room": room_id, "config": config.to_dict(), "host": None, "invite": invite,
+                 "secret": secret.hex(), "players": list(players), "bots": 0, "quick": False, "table": True}
         room._commit(entry, now)
         return room
 
@@ -153,16 +190,20 @@ class Room:
     def handle(self, player_id: str, command: dict, now: float) -> list[Outbound]:
         """One command from a player; raises RoomError (and changes nothing) when it is rejected."""
         now = max(now, self.last_now)
-        if not isinstance(command, dict) or not isinstance(command.get("t"), str):
-            raise RoomError(E.BAD_COMMAND, f"a command is a dict with a string 't', got {command!r}")
-        check = _COMMANDS.get(command["t"])
-        if check is None:
-            raise RoomError(E.BAD_COMMAND, f"unknown command {command['t']!r}")
-        allowed = _FIELDS[command["t"]] | {"t"}
-        extra = set(command) - allowed
-        if extra:
-            raise RoomError(E.BAD_COMMAND, f"{command['t']}: unknown fields {sorted(extra)}")
+        check = E.command_check(command, _COMMANDS, _FIELDS)
         entry = check(self, player_id, command, now)
+        out = self._commit(entry, now)
+        return out + self._run(now)
+
+    def system(self, command: dict, now: float) -> list[Outbound]:
+        """A command from the server itself (a tournament, a referee), never from a player: ``start``,
+        ``stop_win``, ``substitute``, ``time_up`` (docs/rooms.md). Raises RoomError and changes nothing
+        when it does not apply."""
+        now = max(now, self.last_now)
+        check = E.command_check(command, _SYSTEM, _SYSTEM_FIELDS, what="system command")
+        if not self.table:
+            raise RoomError(NOT_TABLE, "system commands are for tournament tables")
+        entry = check(self, command, now)
         out = self._commit(entry, now)
         return out + self._run(now)
 
@@ -197,6 +238,8 @@ class Room:
         return log
 
     def disposable(self, now: float) -> bool:
+        if self.table and not self.finished:
+            return False  # a table plays its match out (bots and 托管 play for absent humans)
         if not self.members:
             return True
         at = self._dispose_at()
@@ -223,17 +266,23 @@ class Room:
         """The public room: type, config, host, phase and seats (the invite code for members only)."""
         members = self.members
         seats = []
+        blocked = self._blocked()
         for i, s in enumerate(self.seats):
             if s is None:
                 seats.append(None)
                 continue
             human = s.bot is None and s.id in members
+            # blocked: 停和 now (R98 第十三条3); no_win / substitute: an unranked bot that cannot win
+            # plays the seat (tournament.md 2.4), standing in for ``replaces`` (None: an empty seat).
             seats.append({"id": s.id, "bot": s.bot, "ready": s.ready,
                           "connected": human and members[s.id].connected or s.bot is not None,
-                          "auto": self.auto[i] if self.phase == PLAYING else None})
+                          "auto": self.auto[i] if self.phase == PLAYING else None,
+                          "blocked": blocked[i], "no_win": self.stand_in[i], "substitute": self.stand_in[i],
+                          "replaces": self.replaced[i]})
         d = {"id": self.id, "type": self.config.type, "config": self.config.to_dict(), "host": self.host,
              "phase": self.phase, "seats": seats, "matches": self.match_no,
-             "spectators": sorted(m.id for m in members.values() if m.seat is None)}
+             "spectators": sorted(m.id for m in members.values() if m.seat is None),
+             "table": self.table, "time_up": self.phase == PLAYING and self.match.last < self.rules.hands - 1}
         if member:
             d["invite"] = self.invite
         return d
@@ -256,6 +305,17 @@ class Room:
     def _apply(self, e: dict, now: float) -> list[Outbound]:
         self.last_activity = now
         return _APPLY[e["k"]](self, e, now)
+
+    def _blocked(self) -> list[bool]:
+        """Per player: under 停和 in the hand in play (the hand as the table sees it)."""
+        m = self.match
+        if self.phase != PLAYING:
+            return [False] * 4
+        if m.phase != gm.PLAYING:
+            if self.window is None:
+                return [False] * 4
+            m = self.window.before  # the game ended the hand, but the table still sees the last discard
+        return [m.hand.blocked[m.seat_of(p)] for p in range(4)]
 
     def _apply_create(self, e: dict, now: float) -> list[Outbound]:
         self.id = e["room"]
@@ -280,7 +340,19 @@ class Room:
         self.auto: list[str | None] = [None] * 4  # why the seat is in 托管, or None
         self.hands: list[dict] = []
         self.finished: list[dict] = []
+        self.table = e.get("table", False)
+        self.table_players: list[str | None] = list(e["players"]) if self.table else []
+        self.stand_in = [False] * 4  # the seat is played by an unranked bot that cannot win (tables)
+        self.replaced: list[str | None] = [None] * 4  # the player a stand-in replaced
+        self.hand_offences: dict = {}  # (player, kind) -> count in the hand in play (R98 escalation)
         quick = e["quick"]
+        if self.table:
+            # Seated by the tournament; connected only once they connect (an absent player's seat goes
+            # to 托管 after the grace period, counted from here).
+            for i, pid in enumerate(e["players"]):
+                if pid is not None:
+                    self._add_member(pid, i, now, connected=False)
+            return self._room_msgs()
         for i, pid in enumerate(e["players"]):
             self._add_member(pid, i, now)
             self.seats[i].ready = quick
@@ -298,9 +370,9 @@ class Room:
 
     # -- lobby ---------------------------------------------------------------------------------
 
-    def _add_member(self, pid: str, seat: int | None, now: float) -> None:
+    def _add_member(self, pid: str, seat: int | None, now: float, connected: bool = True) -> None:
         self._order += 1
-        self.members[pid] = Member(pid, self._order, seat, True, now)
+        self.members[pid] = Member(pid, self._order, seat, connected, now)
         if seat is not None:
             self.seats[seat] = Seat(pid)
 
@@ -310,6 +382,8 @@ class Room:
 
     def _apply_join(self, e, now):
         self._add_member(e["player"], e["seat"], now)
+        if self.table and self.phase == PLAYING and self.auto[e["seat"]] == "left":
+            self.auto[e["seat"]] = None  # back at the table: the player plays again
         return self._after_lobby(now)
 
     def _apply_watch(self, e, now):
@@ -360,7 +434,11 @@ class Room:
 
     def _remove(self, pid: str, now: float, out: list) -> list[Outbound]:
         m = self.members.pop(pid)
-        if m.seat is not None:
+        if m.seat is not None and self.table:
+            # A table's seat stays the player's: 托管 plays it until they join again.
+            if self.phase == PLAYING:
+                self.auto[m.seat] = "left"
+        elif m.seat is not None:
             if self.phase == PLAYING:
                 # The match goes on: the seat is played by a bot, or by 托管 if the room has no bots.
                 self._add_bot(m.seat, "fan" if self.config.bots else AUTO)
@@ -374,11 +452,16 @@ class Room:
 
     def _after_lobby(self, now: float) -> list[Outbound]:
         """Room messages; the match starts by itself when four seats are filled and every human is ready."""
-        if self.phase == LOBBY and all(s is not None and s.ready for s in self.seats):
+        if self.phase == LOBBY and not self.table and all(s is not None and s.ready for s in self.seats):
             return self._start(now)
         return self._room_msgs()
 
     def _start(self, now: float) -> list[Outbound]:
+        if self.table:
+            for i, s in enumerate(self.seats):
+                if s is None:  # an empty seat at a table: an unranked bot that cannot win (陪打)
+                    self._add_bot(i, "fan")
+                    self.stand_in[i] = True
         self.match_no += 1
         self.match, events = gm.start_match(self.rules, seed=match_seed(self.secret, self.match_no))
         self.phase = PLAYING
@@ -386,9 +469,16 @@ class Room:
         self.window = None
         self.banks = [self.config.bank] * 4  # decisions.md item 14: a time bank per match
         self.auto = [None] * 4
-        for s in self.seats:
+        for p in range(4):
+            if self.stand_in[p]:  # in the match's own log, so its record replays it
+                action = NoWin(seq=self.match.seq)
+                self.match, _ = gm.step(self.match, p, action)
+                self.actions.append((p, action))
+        for i, s in enumerate(self.seats):
             if s.bot is None:
                 s.ready = False  # a rematch asks again
+                if s.id not in self.members:  # a table player who left before the start
+                    self.auto[i] = "left"
         return self._room_msgs() + self._release(events, now)
 
     def _apply_hint(self, e, now):
@@ -422,6 +512,10 @@ class Room:
             if by == "timeout":
                 # Free time and bank both spent: the seat goes to 托管 (decisions.md item 14).
                 self.banks[p], self.auto[p] = 0.0, "timeout"
+                if self.seats[p].bot is None:
+                    # An offence the server can see (tournament.md "Our decisions": R98's escalation
+                    # within a hand applies); the tournament decides the sanction, the room only reports.
+                    self._offence(p, "timeout", m.number, 0)
             else:
                 self.banks[p] = clock.spend(self.banks[p], self.turn_started,
                                             clock.free_time(self.config, self.turn_first), now)
@@ -466,6 +560,14 @@ class Room:
         """Send game events; start the next decision's clock; write the records of a finished hand."""
         events = [x for x in events if x["t"] not in _DROPPED]
         m = self.match
+        for x in events:
+            if x["t"] == "hand_start":
+                self.hand_offences = {}
+            elif x["t"] == "foul":
+                # Training mode's 错和/诈和 (R98 第十四条六): the game already charged it in the hand's
+                # penalties (points to each other seat), so the record says so.
+                p = gm.player_in(x["seat"], x["hand"])
+                self._offence(p, "false_win", x["hand"], 3 * x["points"], foul=x["kind"], applied=True)
         self.turn_started = now
         self.turn_first = any(x["t"] == "hand_start" for x in events)
         if m.phase == gm.BETWEEN:
@@ -479,12 +581,88 @@ class Room:
             out += self._broadcast({"t": "hand_result", "record": rec})
         if m.phase == gm.FINISHED:
             rec = match_record(m, self.match_no, ids, self.hands, self.actions)
+            if self.table:
+                rec["table"] = {"players": list(self.table_players), "substitute": list(self.stand_in),
+                                "replaced": list(self.replaced)}
             self.finished.append(rec)
             self._derive({"k": "match_result", "record": rec})
             self.phase = LOBBY
             self.auto = [None] * 4
             out += self._broadcast({"t": "match_result", "record": rec}) + self._room_msgs()
         return out
+
+    def _offence(self, p: int, kind: str, hand: int, points: int, **more) -> None:
+        """A derived ``offence`` entry for the server to pass to the tournament (tables only).
+        ``count``: the player's offences of this kind in this hand so far, for R98's escalation."""
+        if not self.table:
+            return
+        n = self.hand_offences[p, kind] = self.hand_offences.get((p, kind), 0) + 1
+        self._derive({"k": "offence", "match": self.match_no, "player": p, "kind": kind, "hand": hand,
+                      "points": points, "applied": False, "count": n, **more})
+
+    # -- system commands (tables) --------------------------------------------------------------
+
+    def _system_step(self, p: int | None, action, now: float) -> list[Outbound]:
+        """Step a system action (game.actions.StopWin, NoWin) and bring an open claim window in line:
+        a seat that lost 和 is offered what the game now offers it (only pass, if nothing else), and
+        a 和 it already answered becomes a pass (game.state.block_win)."""
+        action = with_seq(action, self.match.seq)
+        m, events = gm.step(self.match, p, action)
+        self.match = m
+        self.actions.append((p, action))
+        w = self.window
+        if w is not None:
+            asks = m.phase == gm.PLAYING and m.hand.phase == HAND_CLAIM and m.seq == w.seq
+            for q in w.asked:
+                if w.options[q]:
+                    w.options[q] = gm.legal_actions(m, q) if asks else ()
+            if p in w.answers and w.answers[p] not in (w.options[p] or (PASS,)):
+                w.answers[p] = PASS
+            w.held.extend(events)  # the window may have closed in the game: shown when the room's closes
+            events = []
+        if events:  # pragma: no cover - outside a window the game has nothing to resolve
+            return self._release(events, now)
+        return self._game_msgs([])  # the seat's legal actions changed (no 和 any more)
+
+    def _apply_stop_win(self, e, now):
+        return self._system_step(e["player"], StopWin(), now) + self._room_msgs()
+
+    def _apply_substitute(self, e, now):
+        p = e["player"]
+        pid = self.seats[p].id
+        out = []
+        m = self.members.get(pid)
+        if m is not None:
+            out.append(Outbound(pid, self._msg({"t": "substituted", "player": p})))
+            if self.config.spectators:
+                m.seat = None  # they may watch the table on (spectator's view: no concealed tiles)
+            else:
+                del self.members[pid]
+        self._add_bot(p, "fan")
+        self.stand_in[p], self.replaced[p], self.auto[p] = True, pid, None
+        if self.phase == PLAYING:
+            out += self._system_step(p, NoWin(), now)
+        return out + self._room_msgs()
+
+    def _apply_time_up(self, e, now):
+        m = self.match
+        action = TimeUp(e["finish_hand"], seq=m.seq)
+        m, events = gm.step(m, None, action)
+        self.match = m
+        self.actions.append((None, action))
+        if m.phase != gm.FINISHED:
+            return self._room_msgs()  # finish_hand: the hand in progress is the last one
+        w, self.window = self.window, None
+        if w is not None and not m.void:
+            events = list(w.held) + events  # the game had finished the hand: its result stands
+        out: list[Outbound] = []
+        if m.void:
+            # R98 第六条四: the hand in progress is void; its record changes no scores.
+            rec = void_hand_record(m, self.match_no, [s.id for s in self.seats])
+            self.hands.append(rec)
+            self._derive({"k": "hand_result", "record": rec})
+            out += self._broadcast({"t": "hand_result", "record": rec})
+        return out + self._release(events, now)
 
     # ------------------------------------------------------------------------------------------
     # Messages
@@ -544,7 +722,12 @@ class Room:
     def _view(self, player: int | None) -> dict:
         """What a seat (or a spectator, None) sees; bots get exactly this."""
         if self.window is not None:
-            return window_view(self.window, player)
+            v = window_view(self.window, player)
+            m = self.match
+            if m.phase == gm.PLAYING:  # 停和 imposed during the window shows at once (it is public)
+                for seat, b in enumerate(m.hand.blocked):
+                    v["players"][seat]["blocked"] = b
+            return v
         return gm.view(self.match, player)
 
     def _clock(self) -> dict:
@@ -664,6 +847,8 @@ class Room:
         raise AssertionError("the room did not settle")
 
     def _dispose_at(self) -> float | None:
+        if self.table and not self.finished:
+            return None
         if not self.members:
             return self.last_now
         cfg = self.config
@@ -713,7 +898,28 @@ class Room:
             raise RoomError(E.SEAT_TAKEN, f"seat {seat} is taken")
         return seat
 
+    def _table_only_seat(self, what: str) -> None:
+        if self.table:
+            raise RoomError(TABLE, f"{what}: the seats of a tournament table are fixed")
+
+    def _owned_seat(self, pid: str) -> int | None:
+        """A table's seat assigned to ``pid`` and not given to a substitute."""
+        for i, s in enumerate(self.seats):
+            if s is not None and s.bot is None and s.id == pid:
+                return i
+        return None
+
     def _cmd_join(self, pid, cmd, now):
+        if self.table:
+            # Only the seat's own player, at any time: back at the table after a leave.
+            seat = self._owned_seat(pid)
+            if pid in self.members:
+                raise RoomError(E.ALREADY_IN_ROOM, f"{pid!r} is already in this room")
+            if seat is None:
+                raise RoomError(TABLE, "the seats of a tournament table are fixed")
+            if cmd.get("seat", seat) != seat:
+                raise RoomError(E.BAD_SEAT, f"your seat at this table is {seat}")
+            return {"k": "join", "player": pid, "seat": seat}
         self._check_code(pid, cmd)
         self._lobby_only("join")
         return {"k": "join", "player": pid, "seat": self._seat_arg(cmd)}
@@ -725,13 +931,17 @@ class Room:
             m = self.members[pid]
             if m.seat is None:
                 raise RoomError(E.ALREADY_IN_ROOM, "already watching")
+            self._table_only_seat("stand up")
             self._lobby_only("stand up")
         else:
+            if self._owned_seat(pid) is not None and self.table:
+                raise RoomError(TABLE, "your seat at this table is waiting: join it")
             self._check_code(pid, cmd)
         return {"k": "watch", "player": pid}
 
     def _cmd_sit(self, pid, cmd, now):
         self._member(pid)
+        self._table_only_seat("sit")
         self._lobby_only("sit")
         if "seat" not in cmd:
             raise RoomError(E.BAD_COMMAND, "sit: which seat?")
@@ -739,6 +949,8 @@ class Room:
 
     def _cmd_ready(self, pid, cmd, now):
         m = self._member(pid)
+        if self.table:
+            raise RoomError(TABLE, "a tournament table starts when the tournament starts it")
         self._lobby_only("ready")
         if m.seat is None:
             raise RoomError(E.NOT_SEATED, "only a seated player can be ready")
@@ -749,12 +961,17 @@ class Room:
 
     def _cmd_rematch(self, pid, cmd, now):
         self._member(pid)
+        if self.table:
+            raise RoomError(TABLE, "a tournament table plays one match")
         self._lobby_only("rematch")
         if not self.finished:
             raise RoomError(E.NO_MATCH, "no match has finished yet")
         return self._cmd_ready(pid, {"ready": True}, now)
 
     def _cmd_start(self, pid, cmd, now):
+        self._member(pid)
+        if self.table:
+            raise RoomError(TABLE, "a tournament table starts when the tournament starts it")
         self._host_only(pid)
         self._lobby_only("start")
         if any(s is None for s in self.seats):
@@ -762,6 +979,8 @@ class Room:
         return {"k": "start"}
 
     def _cmd_add_bot(self, pid, cmd, now):
+        self._member(pid)
+        self._table_only_seat("add a bot")
         self._host_only(pid)
         self._lobby_only("add a bot")
         if not self.config.bots:
@@ -774,6 +993,8 @@ class Room:
         return {"k": "add_bot", "seat": self._seat_arg(cmd), "level": level}
 
     def _cmd_remove_bot(self, pid, cmd, now):
+        self._member(pid)
+        self._table_only_seat("remove a bot")
         self._host_only(pid)
         self._lobby_only("remove a bot")
         seat = self._seat_arg(cmd, free=False)
@@ -782,6 +1003,8 @@ class Room:
         return {"k": "remove_bot", "seat": seat}
 
     def _cmd_kick(self, pid, cmd, now):
+        self._member(pid)
+        self._table_only_seat("kick")
         self._host_only(pid)
         target = cmd.get("player")
         if target == pid or target not in self.members:
@@ -793,6 +1016,9 @@ class Room:
         return {"k": "leave", "player": pid}
 
     def _cmd_host(self, pid, cmd, now):
+        self._member(pid)
+        if self.table:
+            raise RoomError(TABLE, "a tournament table has no host")
         self._host_only(pid)
         to = cmd.get("player")
         if to == pid or to not in self.members:
@@ -843,6 +1069,50 @@ class Room:
         return {"k": "act", "player": p, "action": action_dict(with_seq(action, seq)), "by": "player"}
 
 
+    # -- system commands: each checks and returns the entry to commit -------------------------
+
+    def _sys_player(self, cmd: dict) -> int:
+        p = cmd.get("player")
+        if type(p) is not int or not 0 <= p <= 3:
+            raise RoomError(E.BAD_SEAT, f"player must be a seat 0..3, got {p!r}")
+        return p
+
+    def _sys_in_match(self, what: str) -> None:
+        if self.phase != PLAYING or self.match.phase == gm.FINISHED:
+            raise RoomError(E.NO_MATCH, f"{what}: no match is being played")
+
+    def _sys_start(self, cmd, now):
+        if self.phase == PLAYING:
+            raise RoomError(E.IN_MATCH, "the table's match has started")
+        if self.finished:
+            raise RoomError(TABLE, "a tournament table plays one match")
+        return {"k": "start", "by": "system"}
+
+    def _sys_stop_win(self, cmd, now):
+        p = self._sys_player(cmd)
+        self._sys_in_match("stop_win")
+        if self.match.phase != gm.PLAYING:
+            raise RoomError(NO_HAND, "stop_win: no hand is in play (停和 lasts for the hand)")
+        return {"k": "stop_win", "player": p}
+
+    def _sys_substitute(self, cmd, now):
+        p = self._sys_player(cmd)
+        if self.finished:
+            raise RoomError(E.NO_MATCH, "substitute: the table's match is over")
+        if self.phase == PLAYING and self.match.phase == gm.FINISHED:
+            raise RoomError(E.NO_MATCH, "substitute: the match is over")
+        if self.seats[p] is None or self.stand_in[p]:  # an empty seat gets one at the start
+            raise RoomError(SUBSTITUTED, f"seat {p} is (or will be) played by a substitute already")
+        return {"k": "substitute", "player": p}
+
+    def _sys_time_up(self, cmd, now):
+        finish = cmd.get("finish_hand", False)
+        if type(finish) is not bool:
+            raise RoomError(E.BAD_COMMAND, f"finish_hand must be a bool, got {finish!r}")
+        self._sys_in_match("time_up")
+        return {"k": "time_up", "finish_hand": finish}
+
+
 _COMMANDS = {
     "join": Room._cmd_join, "watch": Room._cmd_watch, "sit": Room._cmd_sit, "ready": Room._cmd_ready,
     "rematch": Room._cmd_rematch, "start": Room._cmd_start, "add_bot": Room._cmd_add_bot,
@@ -859,7 +1129,13 @@ _APPLY = {
     "watch": Room._apply_watch, "sit": Room._apply_sit, "ready": Room._apply_ready, "start": Room._apply_start,
     "add_bot": Room._apply_add_bot, "remove_bot": Room._apply_remove_bot, "host": Room._apply_host,
     "leave": Room._apply_leave, "kick": Room._apply_kick, "auto": Room._apply_auto, "act": Room._apply_act,
-    "close": Room._apply_close, "hint": Room._apply_hint,
+    "close": Room._apply_close, "hint": Room._apply_hint, "stop_win": Room._apply_stop_win,
+    "substitute": Room._apply_substitute, "time_up": Room._apply_time_up,
 }
+_SYSTEM = {
+    "start": Room._sys_start, "stop_win": Room._sys_stop_win, "substitute": Room._sys_substitute,
+    "time_up": Room._sys_time_up,
+}
+_SYSTEM_FIELDS = {"start": set(), "stop_win": {"player"}, "substitute": {"player"}, "time_up": {"finish_hand"}}
 
 __all__ = ["Room", "RoomError", "Outbound", "match_seed", "LOBBY", "PLAYING"]
