@@ -1,0 +1,842 @@
+"""A tournament: registration, check-in, sessions of tables, sanctions, scoring and standings
+(docs/tournaments.md is the API).
+
+Like ``rooms.room.Room`` it is event-sourced: its state changes only by committing a log entry
+(``_commit`` = ``_apply`` + append), ``_apply`` is deterministic, and whatever the live path decides
+(the seating drawn, the lateness sanction, the ladder's points) is written into the entry, so
+``Tournament.replay(log)`` folds the entries and reaches the same tournament. No I/O, no clock: time
+arrives as ``now``; randomness only from the ``secret`` the server passes in. Scores are never stored:
+局分, 标准分 and the standings are computed from the hand records and the sanctions, so cancelling a
+sanction changes them at once.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import random
+from dataclasses import dataclass, field
+
+from rooms.errors import command_check
+from rooms.tournament import errors as E
+from rooms.tournament.config import TournamentConfig
+from rooms.tournament.effects import Notify, OpenTable, TableCommand
+from rooms.tournament.errors import TournamentError
+from rooms.tournament.sanctions import (
+    LATE_LIMIT,
+    LEVELS,
+    REFEREE_KINDS,
+    SYSTEM,
+    Sanctions,
+    copy,
+    ladder_points,
+    lateness,
+)
+from rooms.tournament.seating import meetings, seat_tables
+from rooms.tournament.standard import display, standard_scores, standings, team_standings
+
+REGISTERING, RUNNING, FINISHED, CANCELLED = "registering", "running", "finished", "cancelled"
+PENDING, DONE = "pending", "finished"  # a session: pending, running, finished
+WAITING, PLAYING = "waiting", "playing"  # a table: waiting, playing, finished
+BASE = 500  # R98 第五条 基础比赛分: 500 per player per 局
+OFFENCES = ("timeout", "false_win")
+_MAX_TEXT = 500
+_MAX_STEPS = 10_000  # automatic entries in one call; more is a bug
+
+
+@dataclass(slots=True)
+class Player:
+    id: str
+    team: str | None
+    order: int  # registration order: the last tie-break
+
+
+@dataclass(slots=True)
+class Table:
+    key: str  # "<session>-<number>"
+    session: int
+    number: int
+    seats: list  # player id or None (a bot from the start), East first
+    state: str = WAITING
+    started: float | None = None
+    subs: dict = field(default_factory=dict)  # seat -> "forfeit" | "suspended": a can't-win bot plays it now
+    hands: dict = field(default_factory=dict)  # 1-based hand -> {"deltas", "void", "winner", ...}
+    time_up: bool = False
+    last_hand: int | None = None  # after time is called: the hand that was in play (none after it)
+
+    def seat_of(self, player: str) -> int | None:
+        return self.seats.index(player) if player in self.seats else None
+
+    def hand_in_play(self, hands: int) -> int | None:
+        """The 1-based hand being played now, if the table is playing and one is left."""
+        n = max(self.hands, default=0) + 1
+        last = hands if self.last_hand is None else min(hands, self.last_hand)
+        return n if self.state == PLAYING and n <= last else None
+
+
+@dataclass(slots=True)
+class Session:
+    index: int  # 1-based
+    scheduled: float | None
+    state: str = PENDING
+    start: float | None = None  # the start lateness counts from (R98 第十三条(二)1: the announced start)
+    ended: float | None = None
+    tables: list = field(default_factory=list)
+    byes: list = field(default_factory=list)  # R98 第十二条 轮空 (only without fill_bots)
+    checkins: dict = field(default_factory=dict)  # player -> when they checked in
+
+
+class Tournament:
+    # ------------------------------------------------------------------------------------------
+    # Creation, replay
+
+    @classmethod
+    def create(cls, tid: str, config: TournamentConfig, organiser: str, referee: str, secret: bytes,
+               now: float) -> Tournament:
+        if not isinstance(config, TournamentConfig):
+            raise TournamentError(E.BAD_CONFIG, "config must be a TournamentConfig")
+        for name, v in (("tid", tid), ("organiser", organiser), ("referee", referee)):
+            if not isinstance(v, str) or not v:
+                raise ValueError(f"{name} must be a non-empty string")
+        if not isinstance(secret, bytes) or len(secret) < 16:
+            raise ValueError("secret: at least 16 random bytes from the server")
+        t = cls()
+        t._commit({"k": "create", "tournament": tid, "config": config.to_dict(), "organiser": organiser,
+                   "referee": referee, "secret": secret.hex()}, now)
+        return t
+
+    @classmethod
+    def replay(cls, log: list[dict]) -> Tournament:
+        t = cls()
+        for entry in log:
+            t._apply(entry, entry["now"])
+            t.tseq, t.last_now = entry["tseq"], entry["now"]
+        return t
+
+    def __init__(self):
+        self._log: list[dict] = []
+        self.tseq = 0
+        self.last_now = -math.inf
+
+    def take_log(self) -> list[dict]:
+        """Entries committed since the last call: persist them before executing the effects."""
+        log, self._log = self._log, []
+        return log
+
+    # ------------------------------------------------------------------------------------------
+    # The calls
+
+    def handle(self, player_id: str, cmd: dict, now: float) -> list:
+        """One command; raises TournamentError (and changes nothing) when it is rejected."""
+        now = max(now, self.last_now)
+        check = command_check(cmd, _COMMANDS, _FIELDS, TournamentError, E.BAD_COMMAND)
+        if not isinstance(player_id, str) or not player_id:
+            raise TournamentError(E.BAD_COMMAND, "a player id is a non-empty string")
+        entries = check(self, player_id, cmd, now)
+        out = []
+        for entry in entries:
+            out += self._commit(entry, now)
+        return out + self._run(now)
+
+    def table_event(self, table_key: str, event: dict, now: float) -> list:
+        """What a table room reported (forwarded by the server): hand_result, match_result, offence."""
+        now = max(now, self.last_now)
+        table = self.tables.get(table_key)
+        if table is None:
+            raise TournamentError(E.NO_TABLE, f"no table {table_key!r}")
+        if not isinstance(event, dict) or event.get("t") not in ("hand_result", "match_result", "offence"):
+            raise TournamentError(E.BAD_EVENT, f"unknown table event {event!r}")
+        if table.state == WAITING:
+            raise TournamentError(E.BAD_EVENT, f"table {table_key} has not started")
+        if table.state == DONE and event["t"] != "offence":
+            return []  # delivered again after the table finished (a server catching up): already known
+        entries = _EVENTS[event["t"]](self, table, event, now)
+        out = []
+        for entry in entries:
+            out += self._commit(entry, now)
+        return out + self._run(now)
+
+    def tick(self, now: float) -> list:
+        self.last_now = now = max(now, self.last_now)
+        return self._run(now)
+
+    def next_deadline(self) -> float | None:
+        times = []
+        if self.state == REGISTERING:
+            times.append(self.sessions[0].scheduled)
+        elif self.state == RUNNING:
+            cur = self._current()
+            if cur is None:
+                nxt = self._next_session()
+                times.append(nxt.scheduled if nxt is not None else None)
+            else:
+                for t in cur.tables:
+                    if t.state == WAITING and self._absent(t):
+                        # strictly after 15 min: arriving at 15:00 exactly is still "late" (R98)
+                        times.append(math.nextafter(cur.start + LATE_LIMIT, math.inf))
+                    if t.state == PLAYING and self.config.time_limit and not t.time_up:
+                        times.append(t.started + 60 * self.config.time_limit)
+        return min((x for x in times if x is not None), default=None)
+
+    # ------------------------------------------------------------------------------------------
+    # Commit and apply
+
+    def _commit(self, entry: dict, now: float) -> list:
+        self.tseq += 1
+        entry = {**entry, "tseq": self.tseq, "now": now}
+        self.last_now = now
+        out = self._apply(entry, now)
+        self._log.append(entry)
+        return out
+
+    def _apply(self, e: dict, now: float) -> list:
+        return _APPLY[e["k"]](self, e, now)
+
+    def _apply_create(self, e, now):
+        self.id = e["tournament"]
+        self.config = TournamentConfig.from_dict(e["config"])
+        self.organiser, self.referee = e["organiser"], e["referee"]
+        self.secret = bytes.fromhex(e["secret"])
+        self.created = now
+        self.state = REGISTERING
+        self.players: dict[str, Player] = {}
+        self._order = 0
+        self.sessions = [Session(i + 1, self.config.start_of(i + 1)) for i in range(self.config.sessions)]
+        self.tables: dict[str, Table] = {}
+        self.sanctions = Sanctions()
+        self.cancel_reason: str | None = None
+        return []
+
+    def _apply_register(self, e, now):
+        self._order += 1
+        self.players[e["player"]] = Player(e["player"], e["team"], self._order)
+        return [self._notify("all", "registered", player=e["player"], team=e["team"])]
+
+    def _apply_unregister(self, e, now):
+        del self.players[e["player"]]
+        self.sessions[0].checkins.pop(e["player"], None)
+        return [self._notify("all", "unregistered", player=e["player"])]
+
+    def _apply_checkin(self, e, now):
+        self.sessions[e["session"] - 1].checkins[e["player"]] = now
+        return [self._notify("all", "checked_in", player=e["player"], session=e["session"])]
+
+    def _apply_referee(self, e, now):
+        self.referee = e["to"]
+        return [self._notify("all", "referee", referee=e["to"])]
+
+    def _apply_cancel(self, e, now):
+        self.state = CANCELLED
+        self.cancel_reason = e["reason"]
+        return [self._notify("all", "cancelled", reason=e["reason"])]
+
+    def _apply_sanction(self, e, now):
+        rec = self.sanctions.add(e["kind"], e["player"], reason=e["reason"], by=e["by"], at=now,
+                                 points=e["points"], session=e["session"], table=e["table"], hand=e["hand"],
+                                 public=e["public"], offence=e["offence"], reported=e["reported"])
+        out = [self._notify(self._audience(rec), "sanction", sanction=copy(rec))]
+        if rec["kind"] == "stop_win":
+            t = self.tables[rec["table"]]
+            out.append(TableCommand(t.key, {"t": "stop_win", "player": t.seat_of(rec["player"])}))
+        return out
+
+    def _apply_cancel_sanction(self, e, now):
+        rec = self.sanctions.cancel(e["sanction"], e["by"], now, e["reason"])
+        return [self._notify(self._audience(rec), "sanction_cancelled", sanction=copy(rec))]
+
+    def _apply_session_start(self, e, now):
+        s = self.sessions[e["session"] - 1]
+        s.state, s.start, s.byes = RUNNING, e["start"], list(e["byes"])
+        self.state = RUNNING
+        out = []
+        for i, seats in enumerate(e["tables"]):
+            t = Table(f"{s.index}-{i + 1}", s.index, i + 1, list(seats))
+            s.tables.append(t)
+            self.tables[t.key] = t
+        out.append(self._notify("all", "session_started", session=s.index, start=s.start, byes=s.byes,
+                                tables=[{"table": t.key, "players": list(t.seats)} for t in s.tables]))
+        config = self.config.table_config()
+        out += [OpenTable(t.key, list(t.seats), dict(config)) for t in s.tables]
+        return out
+
+    def _apply_table_start(self, e, now):
+        t = self.tables[e["table"]]
+        t.state, t.started = PLAYING, now
+        return [TableCommand(t.key, {"t": "start"}), self._notify("all", "table_started", table=t.key)]
+
+    def _apply_substitute(self, e, now):
+        t = self.tables[e["table"]]
+        t.subs[e["seat"]] = e["why"]
+        return [TableCommand(t.key, {"t": "substitute", "player": e["seat"]}),
+                self._notify("all", "substituted", table=t.key, seat=e["seat"], player=t.seats[e["seat"]],
+                             why=e["why"])]
+
+    def _apply_time_up(self, e, now):
+        t = self.tables[e["table"]]
+        t.time_up = True
+        t.last_hand = max(t.hands, default=0) + 1
+        finish = self.config.time_up == "finish"
+        return [TableCommand(t.key, {"t": "time_up", "finish_hand": finish}),
+                self._notify("all", "time_up", table=t.key, finish_hand=finish)]
+
+    def _apply_hand(self, e, now):
+        t = self.tables[e["table"]]
+        rec = e["record"]
+        t.hands[rec["hand"]] = dict(rec)
+        return [self._notify("all", "hand", table=t.key, hand=rec["hand"])]
+
+    def _apply_table_end(self, e, now):
+        t = self.tables[e["table"]]
+        for rec in e["hands"]:  # hands the match record has and no hand_result brought
+            t.hands.setdefault(rec["hand"], dict(rec))
+        t.state = DONE
+        return [self._notify("all", "table_finished", table=t.key, seats=self._seat_results(t))]
+
+    def _apply_session_end(self, e, now):
+        s = self.sessions[e["session"] - 1]
+        s.state, s.ended = DONE, now
+        return [self._notify("all", "session_finished", session=s.index, standings=self.standings())]
+
+    def _apply_finish(self, e, now):
+        self.state = FINISHED
+        return [self._notify("all", "finished", standings=self.standings(), teams=self.team_standings())]
+
+    # ------------------------------------------------------------------------------------------
+    # Automatic entries: session starts, table starts, forfeits, substitutes, time limits, ends
+
+    def _run(self, now: float) -> list:
+        out = []
+        for _ in range(_MAX_STEPS):
+            entries = self._due(now)
+            if not entries:
+                return out
+            for entry in entries:
+                out += self._commit(entry, now)
+        raise AssertionError("tournament: automatic entries do not settle")
+
+    def _due(self, now: float) -> list[dict]:
+        """The next automatic entries that are due at ``now`` (empty: nothing to do)."""
+        if self.state == REGISTERING:
+            s = self.sessions[0]
+            if s.scheduled is not None and now >= s.scheduled:
+                active = self._active()
+                if len(active) < self.config.min_players:
+                    # tournament.md §4.5: too few at the start time: the event is called off
+                    return [{"k": "cancel", "by": SYSTEM,
+                             "reason": f"too few players: {len(active)} registered, "
+                                       f"{self.config.min_players} needed"}]
+                return [self._session_start(s, self._due_start(s))]
+            return []
+        if self.state != RUNNING:
+            return []
+        cur = self._current()
+        if cur is None:
+            nxt = self._next_session()
+            if nxt is None or not self._active():
+                return [{"k": "finish"}]
+            if nxt.scheduled is not None and now >= nxt.scheduled:
+                return [self._session_start(nxt, self._due_start(nxt))]
+            return []
+        for t in cur.tables:
+            if t.state == DONE:
+                continue
+            for seat, pid in enumerate(t.seats):
+                if pid is None or seat in t.subs:
+                    continue
+                if self.sanctions.suspended(pid):  # 停赛: a can't-win bot takes the seat, unranked
+                    return [{"k": "substitute", "table": t.key, "seat": seat, "why": "suspended"}]
+                if self.sanctions.forfeited(pid, cur.index):
+                    return [{"k": "substitute", "table": t.key, "seat": seat, "why": "forfeit"}]
+            if t.state == WAITING:
+                absent = self._absent(t)
+                if not absent:
+                    return [{"k": "table_start", "table": t.key}]
+                if now > cur.start + LATE_LIMIT:
+                    # R98 第十三条(二)1: absent after 15 min: 自动弃权, 局分 0; a bot plays the seat
+                    return [self._system_sanction("forfeit", t.seats[absent[0]], session=cur.index,
+                                                  table=t.key, reason="absent 15 minutes after the start")]
+            elif self.config.time_limit and not t.time_up and now >= t.started + 60 * self.config.time_limit:
+                return [{"k": "time_up", "table": t.key}]
+        if all(t.state == DONE for t in cur.tables):
+            return [{"k": "session_end", "session": cur.index}]
+        return []
+
+    def _due_start(self, s: Session) -> float:
+        """The start lateness counts from for scheduled session ``s``: its announced time, or the end of
+        the session before when that ran over."""
+        prev = self.sessions[s.index - 2].ended if s.index > 1 else None
+        return s.scheduled if prev is None else max(s.scheduled, prev)
+
+    def _session_start(self, s: Session, start: float) -> dict:
+        """The entry that starts session ``s``: the tables are drawn here (live) and logged."""
+        rng = random.Random(int.from_bytes(
+            hashlib.sha256(self.secret + b"seating" + s.index.to_bytes(4, "big")).digest()[:8], "big"))
+        first = not any(x.state == DONE for x in self.sessions)
+        if first:
+            ranked = self._active()
+        else:
+            ranked = [r["player"] for r in self.standings()]
+        byes: list[str] = []
+        extra = len(ranked) % 4
+        if not self.config.fill_bots and extra:
+            # R98 第十二条: a bye (轮空) for the players with the fewest byes so far, lowest standing first
+            # (a random draw in the first session); they score nothing for this session.
+            had = {p: sum(p in x.byes for x in self.sessions) for p in ranked}
+            draw = {p: rng.random() for p in ranked}
+            pos = {p: i for i, p in enumerate(ranked)}
+            order = sorted(ranked, key=lambda p: (had[p], draw[p] if first else -pos[p]))
+            byes = order[:extra]
+            ranked = [p for p in ranked if p not in byes]
+        met = meetings([[t.seats for t in x.tables] for x in self.sessions if x.state == DONE])
+        tables = seat_tables(self.config.seating, ranked, rng, first=first, met=met,
+                             lookahead=s.index < self.config.sessions)
+        return {"k": "session_start", "session": s.index, "start": start, "tables": tables, "byes": byes}
+
+    def _system_sanction(self, kind: str, player: str, *, reason: str, points: int = 0, session=None,
+                         table=None, hand=None, offence=None, reported=None) -> dict:
+        return {"k": "sanction", "kind": kind, "player": player, "session": session, "table": table, "hand": hand,
+                "points": points, "reason": reason, "by": SYSTEM, "public": False, "offence": offence,
+                "reported": reported}
+
+    # ------------------------------------------------------------------------------------------
+    # Questions about the state
+
+    @property
+    def over(self) -> bool:
+        """Finished or cancelled: nothing more will happen (the server may stop driving it)."""
+        return self.state in (FINISHED, CANCELLED)
+
+    def participants(self) -> list[str]:
+        """Who takes part: the registered players, the organiser and the referee (a ``"all"`` Notify
+        goes to them and to whoever else follows the tournament)."""
+        return list(dict.fromkeys([*self.players, self.organiser, self.referee]))
+
+    def _active(self) -> list[str]:
+        """Registered and not suspended, in registration order."""
+        return [p for p in self.players if not self.sanctions.suspended(p)]
+
+    def _current(self) -> Session | None:
+        return next((s for s in self.sessions if s.state == RUNNING), None)
+
+    def _next_session(self) -> Session | None:
+        return next((s for s in self.sessions if s.state == PENDING), None)
+
+    def _present(self, s: Session, pid: str) -> bool:
+        return not self.config.checkin_required or pid in s.checkins
+
+    def _absent(self, t: Table) -> list[int]:
+        s = self.sessions[t.session - 1]
+        return [i for i, p in enumerate(t.seats) if p is not None and i not in t.subs and not self._present(s, p)]
+
+    def _table_of(self, pid: str) -> Table | None:
+        """The player's table in the session being played (None between sessions or on a bye)."""
+        cur = self._current()
+        if cur is None:
+            return None
+        return next((t for t in cur.tables if pid in t.seats), None)
+
+    def _audience(self, rec: dict):
+        if rec["public"]:
+            return "all"
+        return list(dict.fromkeys(x for x in (rec["player"], self.referee, self.organiser) if x is not None))
+
+    def _notify(self, to, event: str, **fields) -> Notify:
+        return Notify(to, {"t": "tournament_event", "tournament": self.id, "tseq": self.tseq, "event": event, **fields})
+
+    # ------------------------------------------------------------------------------------------
+    # Scoring: R98 第十条, tournament.md §2.1 and "Our decisions"
+
+    def _seat_results(self, t: Table) -> list[dict]:
+        """Per seat: 盘分 per hand, lateness, 局分 and (once the table is finished) 标准分 ×12.
+
+        盘分 = the hand's delta (a void hand counts 0) − that hand's 罚分 (R98 第十条);
+        局分 = 500 + Σ 盘分 − lateness (R98 第十三条(二)1), or 0 after a forfeit (自动弃权).
+        标准分: the four seats are ranked by 局分 (4/2/1/0, ties share); the value of a seat with no
+        ranked player (a bot from the start, or a suspended player's) goes to nobody.
+        """
+        deductions = [self.sanctions.hand_points(p, t.key) if p is not None else {} for p in t.seats]
+        count = max([*t.hands, *(h for d in deductions for h in d)], default=0)
+        rows = []
+        for seat, pid in enumerate(t.seats):
+            points = []
+            for h in range(1, count + 1):
+                rec = t.hands.get(h)
+                delta = 0 if rec is None or rec.get("void") else rec["deltas"][seat]
+                points.append(delta - deductions[seat].get(h, 0))
+            late = self.sanctions.late_points(pid, t.session) if pid is not None else 0
+            forfeit = pid is not None and self.sanctions.forfeited(pid, t.session)
+            score = 0 if forfeit else BASE + sum(points) - late
+            rows.append({"seat": seat, "player": pid, "bot": pid is None, "substituted": t.subs.get(seat),
+                         "ranked": pid is not None and not self.sanctions.suspended(pid),
+                         "points": points, "late": late, "forfeit": forfeit, "score": score,
+                         "std12": None, "std": None})
+        if t.state == DONE:
+            for row, std12 in zip(rows, standard_scores([r["score"] for r in rows])):
+                if row["ranked"]:
+                    row["std12"], row["std"] = std12, display(std12)
+        return rows
+
+    def results(self) -> dict[str, list[tuple[int, int]]]:
+        """Each ranked player's finished tables as (标准分 ×12, 局分), in session order."""
+        out: dict[str, list[tuple[int, int]]] = {}
+        for s in self.sessions:
+            for t in s.tables:
+                if t.state != DONE:
+                    continue
+                for row in self._seat_results(t):
+                    if row["ranked"]:
+                        out.setdefault(row["player"], []).append((row["std12"], row["score"]))
+        return out
+
+    def standings(self) -> list[dict]:
+        """Ranked players (suspended ones are left out) by R98 第十一条 with our tie-breaks."""
+        return standings(self._active(), self.results())
+
+    def team_standings(self) -> list[dict]:
+        return team_standings(self.standings(), {p.id: p.team for p in self.players.values()})
+
+    # ------------------------------------------------------------------------------------------
+    # Views
+
+    def view(self, player_id: str | None) -> dict:
+        """The whole tournament as ``player_id`` may see it (JSON-able); None: anonymous."""
+        everything = player_id is not None and player_id in (self.referee, self.organiser)
+        cur = self._current()
+        target = cur or self._next_session()
+        players = []
+        for p in self.players.values():
+            t = self._table_of(p.id)
+            players.append({"id": p.id, "team": p.team, "order": p.order,
+                            "status": "suspended" if self.sanctions.suspended(p.id) else "active",
+                            "checked_in": target is not None and self._present(target, p.id),
+                            "table": None if t is None else t.key})
+        sessions = []
+        for s in self.sessions:
+            sessions.append({
+                "index": s.index, "scheduled": s.scheduled, "start": s.start, "ended": s.ended, "state": s.state,
+                "checkin_opens": None if s.scheduled is None else s.scheduled - self.config.checkin_before,
+                "byes": list(s.byes), "tables": [self._table_view(t) for t in s.tables]})
+        records = self.sanctions.visible(player_id, everything)
+        roles = [r for r, who in (("organiser", self.organiser), ("referee", self.referee)) if who == player_id]
+        return {
+            "id": self.id, "config": self.config.to_dict(), "organiser": self.organiser, "referee": self.referee,
+            "state": self.state, "created": self.created, "cancel_reason": self.cancel_reason,
+            "you": {"id": player_id, "roles": roles, "registered": player_id in self.players},
+            "session": None if cur is None else cur.index,
+            "players": players, "sessions": sessions,
+            "standings": self.standings(), "teams": self.team_standings(),
+            "suspended": [p for p in self.players if self.sanctions.suspended(p)],
+            "sanctions": records,
+            "notices": [r for r in records if r["kind"] == "notice" and r["cancelled"] is None],
+        }
+
+    def _table_view(self, t: Table) -> dict:
+        hands = [{"hand": h, **{k: v for k, v in t.hands[h].items() if k != "hand"}} for h in sorted(t.hands)]
+        return {"table": t.key, "session": t.session, "number": t.number, "state": t.state, "started": t.started,
+                "time_up": t.time_up, "hands": hands, "seats": self._seat_results(t)}
+
+    def summary(self) -> dict:
+        """One line of a tournament list."""
+        cur, nxt = self._current(), self._next_session()
+        return {"id": self.id, "name": self.config.name, "type": self.config.type, "state": self.state,
+                "players": len(self.players), "max_players": self.config.max_players,
+                "sessions": self.config.sessions, "session": None if cur is None else cur.index,
+                "next_start": None if nxt is None else nxt.scheduled, "organiser": self.organiser}
+
+    # ------------------------------------------------------------------------------------------
+    # Commands: each checks and returns the entries to commit, or raises
+
+    def _open(self) -> None:
+        if self.state in (FINISHED, CANCELLED):
+            raise TournamentError(E.CLOSED, f"the tournament is {self.state}")
+
+    def _before_start(self, now: float, code: str) -> None:
+        self._open()
+        s = self.sessions[0]
+        if self.state != REGISTERING or (s.scheduled is not None and now >= s.scheduled):
+            raise TournamentError(code, "the tournament has started")
+
+    def _organiser(self, pid: str) -> None:
+        if pid != self.organiser:
+            raise TournamentError(E.NOT_ORGANISER, "only the organiser may do that")
+
+    def _referee(self, pid: str) -> None:
+        if pid != self.referee:
+            raise TournamentError(E.NOT_REFEREE, "only the referee may do that")
+
+    def _registered(self, pid) -> None:
+        if not isinstance(pid, str) or pid not in self.players:
+            raise TournamentError(E.NOT_REGISTERED, f"{pid!r} is not registered")
+
+    def _cmd_register(self, pid, cmd, now):
+        self._before_start(now, E.CLOSED)
+        team = _text(cmd, "team", 40, required=False)
+        if pid in self.players:
+            raise TournamentError(E.ALREADY_REGISTERED, "already registered")
+        if len(self.players) >= self.config.max_players:
+            raise TournamentError(E.FULL, f"the tournament is full ({self.config.max_players} players)")
+        return [{"k": "register", "player": pid, "team": team}]
+
+    def _cmd_unregister(self, pid, cmd, now):
+        self._before_start(now, E.STARTED)
+        self._registered(pid)
+        return [{"k": "unregister", "player": pid}]
+
+    def _cmd_checkin(self, pid, cmd, now):
+        self._open()
+        self._registered(pid)
+        if self.sanctions.suspended(pid):
+            raise TournamentError(E.SUSPENDED, "suspended (停赛) from this tournament")
+        if not self.config.checkin_required:
+            raise TournamentError(E.NOT_OPEN, "this tournament needs no check-in: being registered is enough")
+        cur, t = self._current(), self._table_of(pid)
+        if t is not None and pid not in cur.checkins:
+            if t.seat_of(pid) in t.subs:
+                raise TournamentError(E.FORFEITED, "your seat in this session is played by a substitute")
+            # Arriving after the start: R98 第十三条(二)1, counted from the announced start.
+            kind, points = lateness(cur.start, now)
+            if kind == "forfeit":
+                raise TournamentError(E.FORFEITED, "more than 15 minutes late: forfeited for this session (局分 0)")
+            entries = [{"k": "checkin", "player": pid, "session": cur.index}]
+            if kind == "late":
+                entries.append(self._late(pid, cur.index, t.key, cur.start, now, points))
+            return entries
+        nxt = self._next_session()
+        if nxt is None:
+            raise TournamentError(E.NO_SESSION, "every session has been played")
+        if pid in nxt.checkins or (t is not None and not self._opens(nxt, now)):
+            raise TournamentError(E.ALREADY_CHECKED_IN, "already checked in")
+        if not self._opens(nxt, now):
+            when = "when the session under way has finished" if nxt.scheduled is None else \
+                f"at {nxt.scheduled - self.config.checkin_before:g}"
+            raise TournamentError(E.NOT_OPEN, f"check-in for session {nxt.index} opens {when}")
+        entries = [{"k": "checkin", "player": pid, "session": nxt.index}]
+        if cur is None and nxt.scheduled is not None and now > nxt.scheduled:
+            # The start is due but the server's tick has not run yet: late all the same.
+            kind, points = lateness(self._due_start(nxt), now)
+            if kind == "forfeit":
+                raise TournamentError(E.FORFEITED, "more than 15 minutes late: forfeited for this session (局分 0)")
+            if kind == "late":
+                entries.append(self._late(pid, nxt.index, None, self._due_start(nxt), now, points))
+        return entries
+
+    def _late(self, pid: str, session: int, table: str | None, start: float, now: float, points: int) -> dict:
+        minutes, secs = divmod(int(now - start), 60)
+        why = "warning and " if points == 10 else ""  # R98: 迟到10分钟内，警告一次并罚扣10分
+        return self._system_sanction("late", pid, points=points, session=session, table=table,
+                                     reason=f"late by {minutes}:{secs:02d}: {why}-{points} (R98 第十三条(二)1)")
+
+    def _opens(self, s: Session, now: float) -> bool:
+        """Check-in for pending session ``s``: from checkin_before before its start; an unscheduled one
+        as soon as no session is being played."""
+        if s.scheduled is not None:
+            return now >= s.scheduled - self.config.checkin_before
+        return self._current() is None
+
+    def _cmd_start(self, pid, cmd, now):
+        self._organiser(pid)
+        self._open()
+        if self._current() is not None:
+            raise TournamentError(E.SESSION_RUNNING, "a session is being played")
+        nxt = self._next_session()
+        if nxt is None:
+            raise TournamentError(E.NO_SESSION, "every session has been played")
+        active = self._active()
+        need = self.config.min_players if self.state == REGISTERING else 1
+        if len(active) < need:
+            raise TournamentError(E.TOO_FEW, f"{len(active)} players, {need} needed")
+        due = nxt.scheduled is not None and now >= nxt.scheduled  # the server's tick is behind
+        return [self._session_start(nxt, self._due_start(nxt) if due else now)]
+
+    def _cmd_referee(self, pid, cmd, now):
+        self._organiser(pid)
+        self._open()
+        to = _text(cmd, "player", 200, required=True)
+        return [{"k": "referee", "to": to}]
+
+    def _cmd_cancel(self, pid, cmd, now):
+        self._organiser(pid)
+        self._before_start(now, E.STARTED)
+        reason = _text(cmd, "reason", _MAX_TEXT, required=False) or "cancelled by the organiser"
+        return [{"k": "cancel", "by": pid, "reason": reason}]
+
+    def _cmd_sanction(self, pid, cmd, now):
+        self._referee(pid)
+        if self.state == CANCELLED:
+            raise TournamentError(E.CLOSED, "the tournament is cancelled")
+        kind = cmd.get("kind")
+        if kind not in REFEREE_KINDS:
+            raise TournamentError(E.BAD_COMMAND, f"kind must be one of {REFEREE_KINDS}, got {kind!r}")
+        reason = _text(cmd, "reason", _MAX_TEXT, required=True)
+        public = cmd.get("public", kind == "notice")
+        if type(public) is not bool:
+            raise TournamentError(E.BAD_COMMAND, f"public must be a bool, got {public!r}")
+        if kind == "notice" and not public:
+            raise TournamentError(E.BAD_COMMAND, "a notice (通报) is public")
+        points = cmd.get("points")
+        if kind == "points":
+            if type(points) is not int or points not in LEVELS:
+                # R98 第十三条(二)2: seven levels
+                raise TournamentError(E.BAD_SANCTION, f"points must be one of {LEVELS}, got {points!r}")
+        elif "points" in cmd:
+            raise TournamentError(E.BAD_COMMAND, f"a {kind} carries no points")
+        player = cmd.get("player")
+        if kind == "notice" and player is None:
+            if "table" in cmd or "hand" in cmd:
+                raise TournamentError(E.BAD_COMMAND, "a notice naming nobody has no table or hand")
+            return [self._referee_entry(pid, kind, None, reason, public, 0, None, None, None)]
+        self._registered(player)
+        if kind == "suspend" and self.sanctions.suspended(player):
+            raise TournamentError(E.SUSPENDED, f"{player} is already suspended")
+        table, hand = self._where(player, cmd, need_hand=kind in ("points", "stop_win"), now=now)
+        if kind == "stop_win":
+            # 停和 is for the hand in play only (R98 第十三条3)
+            if table.hand_in_play(self.config.hands) != hand:
+                raise TournamentError(E.NO_HAND, f"停和 applies to the hand in play at {table.key}")
+            if table.seat_of(player) in table.subs:
+                raise TournamentError(E.NOT_AT_TABLE, f"{player}'s seat is played by a substitute")
+        session = table.session if table is not None else (self._current().index if self._current() else None)
+        return [self._referee_entry(pid, kind, player, reason, public, points or 0, session,
+                                    None if table is None else table.key, hand)]
+
+    def _referee_entry(self, by, kind, player, reason, public, points, session, table, hand) -> dict:
+        return {"k": "sanction", "kind": kind, "player": player, "session": session, "table": table, "hand": hand,
+                "points": points, "reason": reason, "by": by, "public": public, "offence": None, "reported": None}
+
+    def _where(self, player: str, cmd: dict, need_hand: bool, now: float) -> tuple[Table | None, int | None]:
+        """The table and 1-based hand a sanction is about: given, or the player's table and the hand in play."""
+        if "table" in cmd:
+            key = cmd["table"]
+            if not isinstance(key, str) or key not in self.tables:
+                raise TournamentError(E.NO_TABLE, f"no table {key!r}")
+            table = self.tables[key]
+            if player not in table.seats:
+                raise TournamentError(E.NOT_AT_TABLE, f"{player} does not sit at table {key}")
+        else:
+            table = self._table_of(player)
+        if table is None:
+            if need_hand:
+                raise TournamentError(E.NO_TABLE, f"{player} is not at a table now: name the table and hand")
+            if "hand" in cmd:
+                raise TournamentError(E.BAD_COMMAND, "a hand needs a table")
+            return None, None
+        in_play = table.hand_in_play(self.config.hands)
+        if "hand" not in cmd:
+            if need_hand and in_play is None:
+                raise TournamentError(E.NO_HAND, f"no hand is being played at {table.key}: name the hand")
+            return table, in_play
+        hand = cmd["hand"]
+        last = in_play if in_play is not None else max(table.hands, default=0)
+        if type(hand) is not int or not 1 <= hand <= last:
+            raise TournamentError(E.NO_HAND, f"hand must be 1..{last} at table {table.key}, got {hand!r}")
+        return table, hand
+
+    def _cmd_cancel_sanction(self, pid, cmd, now):
+        self._referee(pid)
+        if self.state == CANCELLED:
+            raise TournamentError(E.CLOSED, "the tournament is cancelled")
+        sid = cmd.get("sanction")
+        rec = self.sanctions.get(sid)
+        if rec is None:
+            raise TournamentError(E.NO_SANCTION, f"no sanction {sid!r}")
+        if rec["cancelled"] is not None:
+            raise TournamentError(E.ALREADY_CANCELLED, f"sanction {sid} is already cancelled")
+        reason = _text(cmd, "reason", _MAX_TEXT, required=True)
+        return [{"k": "cancel_sanction", "sanction": sid, "by": pid, "reason": reason}]
+
+    # ------------------------------------------------------------------------------------------
+    # Table events
+
+    def _ev_hand_result(self, t: Table, ev: dict, now: float) -> list[dict]:
+        rec = _hand(ev.get("record"))
+        if rec["hand"] in t.hands:
+            return []  # delivered twice (a server retry): already recorded
+        return [{"k": "hand", "table": t.key, "record": rec}]
+
+    def _ev_match_result(self, t: Table, ev: dict, now: float) -> list[dict]:
+        rec = ev.get("record")
+        if not isinstance(rec, dict):
+            raise TournamentError(E.BAD_EVENT, "match_result needs a record")
+        hands = rec.get("hands", [])
+        if not isinstance(hands, list):
+            raise TournamentError(E.BAD_EVENT, "match_result: hands must be a list")
+        missing = [h for h in map(_hand, hands) if h["hand"] not in t.hands]
+        return [{"k": "table_end", "table": t.key, "hands": missing}]
+
+    def _ev_offence(self, t: Table, ev: dict, now: float) -> list[dict]:
+        seat, kind, hand = ev.get("player"), ev.get("kind"), ev.get("hand")
+        if type(seat) is not int or not 0 <= seat <= 3 or kind not in OFFENCES or type(hand) is not int or hand < 0:
+            raise TournamentError(E.BAD_EVENT, f"bad offence {ev!r}")
+        pid = t.seats[seat]
+        if pid is None or seat in t.subs:
+            return []  # a bot's offence: nobody to sanction
+        hand += 1  # the room counts hands from 0 (rooms/records.py); R98's 盘 from 1
+        count = ev.get("count")  # the room's numbering of this offence in the hand: it makes resends harmless
+        if type(count) is int and self.sanctions.reported(pid, t.key, hand, kind, count):
+            return []
+        count = count if type(count) is int else None
+        if kind == "false_win":
+            # 错和/诈和 (R98 第十四条6): the table already made the transfer; a record only
+            paid, foul = ev.get("points"), ev.get("foul")
+            what = f"false win ({foul})" if isinstance(foul, str) else "false win"
+            paid = f", paid {paid}" if type(paid) is int else ""
+            return [self._system_sanction("false_win", pid, session=t.session, table=t.key, hand=hand,
+                                          offence=kind, reported=count, reason=f"{what}{paid}: settled at the table")]
+        # Our decision: R98 第十四条 3/4/5's ladder applies to automatic offences, per hand and kind.
+        n = self.sanctions.occurrences(pid, t.key, hand, kind) + 1
+        points = ladder_points(n)
+        what = "warning" if points == 0 else f"-{points}"
+        return [self._system_sanction("offence", pid, session=t.session, table=t.key, hand=hand, offence=kind,
+                                      points=points, reported=count, reason=f"{kind} #{n} in hand {hand}: {what}")]
+
+
+def _text(cmd: dict, name: str, limit: int, required: bool) -> str | None:
+    v = cmd.get(name)
+    if v is None and not required:
+        return None
+    if not isinstance(v, str) or not 1 <= len(v.strip()) <= limit or len(v) > limit:
+        raise TournamentError(E.BAD_COMMAND, f"{name} must be text of 1..{limit} characters, got {v!r}")
+    return v
+
+
+def _hand(rec) -> dict:
+    """The part of a rooms.records.hand_record the tournament keeps, with the hand counted from 1."""
+    if not isinstance(rec, dict):
+        raise TournamentError(E.BAD_EVENT, f"a hand record is a dict, got {rec!r}")
+    deltas, n = rec.get("deltas"), rec.get("hand")
+    if (not isinstance(deltas, list) or len(deltas) != 4 or any(type(d) is not int for d in deltas)
+            or type(n) is not int or n < 0):
+        raise TournamentError(E.BAD_EVENT, f"a hand record needs hand and four int deltas, got {rec!r}")
+    return {"hand": n + 1, "deltas": list(deltas), "void": bool(rec.get("void", False)),
+            "winner": rec.get("winner"), "discarder": rec.get("discarder"),
+            "self_drawn": bool(rec.get("self_drawn", False)), "total": rec.get("total", 0)}
+
+
+_COMMANDS = {
+    "register": Tournament._cmd_register, "unregister": Tournament._cmd_unregister,
+    "checkin": Tournament._cmd_checkin, "start": Tournament._cmd_start, "sanction": Tournament._cmd_sanction,
+    "cancel_sanction": Tournament._cmd_cancel_sanction, "referee": Tournament._cmd_referee,
+    "cancel": Tournament._cmd_cancel,
+}
+_FIELDS = {
+    "register": {"team"}, "unregister": set(), "checkin": set(), "start": set(),
+    "sanction": {"player", "kind", "points", "reason", "table", "hand", "public"},
+    "cancel_sanction": {"sanction", "reason"}, "referee": {"player"}, "cancel": {"reason"},
+}
+_EVENTS = {
+    "hand_result": Tournament._ev_hand_result, "match_result": Tournament._ev_match_result,
+    "offence": Tournament._ev_offence,
+}
+_APPLY = {
+    "create": Tournament._apply_create, "register": Tournament._apply_register,
+    "unregister": Tournament._apply_unregister, "checkin": Tournament._apply_checkin,
+    "referee": Tournament._apply_referee, "cancel": Tournament._apply_cancel,
+    "sanction": Tournament._apply_sanction, "cancel_sanction": Tournament._apply_cancel_sanction,
+    "session_start": Tournament._apply_session_start, "table_start": Tournament._apply_table_start,
+    "substitute": Tournament._apply_substitute, "time_up": Tournament._apply_time_up,
+    "hand": Tournament._apply_hand, "table_end": Tournament._apply_table_end,
+    "session_end": Tournament._apply_session_end, "finish": Tournament._apply_finish,
+}
+
+__all__ = ["Tournament", "Player", "Table", "Session", "REGISTERING", "RUNNING", "FINISHED", "CANCELLED",
+           "BASE", "OFFENCES"]
