@@ -12,7 +12,7 @@ import secrets
 import signal
 import time
 from collections import OrderedDict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from websockets.asyncio.server import serve
 from websockets.exceptions import ConnectionClosed
@@ -26,13 +26,17 @@ from rooms.invite import new_code, normalize
 from rooms.quickmatch import QuickMatch
 from rooms.records import json_seed
 from rooms.room import Room
+from rooms.tournament.config import TournamentConfig
+from rooms.tournament.series import Series
+from rooms.tournament.tournament import Tournament
 from rooms.types import ROOM_TYPES
 from server import accounts, codec, gctune
 from server.codec import BAD_FIELD, UNKNOWN_TYPE, ProtocolError
 from server.conn import Conn
 from server.http import make_process_request
-from server.roomtask import CHAT_MAX, RoomTask
+from server.roomtask import CHAT_MAX, RoomTask, next_item
 from server.store import Store
+from server.tournaments import TournamentTask
 
 log = logging.getLogger("guobiao.server")
 
@@ -50,12 +54,15 @@ QUEUED = "lobby/queued"
 NOT_QUEUED = "lobby/not_queued"
 CHAT_TOO_FAST = "chat/too_fast"
 CHAT_BAD = "chat/bad_text"
+NO_TOURNAMENT = "lobby/no_tournament"
 
 # Commands the server hands to the player's room as they are (rooms.room validates their fields).
 ROOM_COMMANDS = frozenset(("sit", "ready", "start", "add_bot", "remove_bot", "kick", "leave", "host", "act",
                            "auto", "rematch", "hint"))
 LOBBY_COMMANDS = frozenset(("guest", "resume", "ping", "rooms", "create", "join", "watch", "quick",
-                            "quick_cancel", "snapshot", "chat"))
+                            "quick_cancel", "snapshot", "chat", "tournaments", "tournament",
+                            "tournament_create", "tournament_cmd"))
+SERVER = "server"  # the organiser and referee of the scheduled events the server runs itself
 CLOSE_REPLACED = 4001  # a newer connection of the same player took over
 CLOSE_IDLE = 4002
 CLOSE_ABUSE = 4003
@@ -88,6 +95,11 @@ class Settings:
     quick_config: dict = field(default_factory=lambda: {"hands": 4})  # RoomConfig fields for quick matches
     quick_wait: float = 20.0  # default seconds before bots fill a quick-match table
     bot_policies: dict | None = None  # level -> choose(view); None: rooms' bot modules (tests pass their own)
+    table_config: dict = field(default_factory=dict)  # RoomConfig fields every tournament table gets (tests: fast bots)
+    # Scheduled events (rooms.tournament.series): every ``every`` seconds a one-session tournament of
+    # ``hands`` hands that anyone may sign up for; bots fill the last table (the seed's 每十分钟一场).
+    series: list = field(default_factory=lambda: [
+        {"name": "十分钟赛 10-minute event", "every": 600, "hands": 4, "min_players": 2}])
 
 
 class App:
@@ -106,6 +118,8 @@ class App:
         self.quick_queue: asyncio.Queue = asyncio.Queue()
         self.bots = self.settings.bot_policies  # None: the rooms' own bot modules
         self.replays: OrderedDict[int, dict] = OrderedDict()  # match id -> its replay file
+        self.tournaments: dict[str, TournamentTask] = {}
+        self.following: dict[str, TournamentTask] = {}  # player -> the tournament whose views they get
         self.server = None
         self.tasks: list[asyncio.Task] = []
         self.stopping = False
@@ -132,6 +146,7 @@ class App:
         )
         self.tasks.append(self.loop.create_task(self.quick_loop(), name="quick match"))
         self.tasks.append(self.loop.create_task(self.housekeeping(), name="housekeeping"))
+        self.tasks.append(self.loop.create_task(self.series_loop(), name="scheduled events"))
         # Everything built so far lives as long as the server: keep it out of the collector's scans.
         gctune.tune()
         return self.server.sockets[0].getsockname()[1]
@@ -147,6 +162,10 @@ class App:
         for t in self.tasks:
             t.cancel()
         await asyncio.gather(*self.tasks, return_exceptions=True)
+        for t in self.tournaments.values():
+            t.put(("stop",))
+        await asyncio.gather(*(t.task for t in self.tournaments.values() if t.task is not None),
+                             return_exceptions=True)
         rooms = list(self.rooms.values())
         for r in rooms:
             r.put(("stop",))
@@ -176,6 +195,21 @@ class App:
             await task.commit([])  # the restore entry
             self._register(task)
             log.info("restored room %s at rseq %d", task.id, room.rseq)
+        for r in await self.store.open_tournaments():
+            try:
+                t = Tournament.replay(r["log"])
+            except Exception:
+                log.exception("tournament %s could not be restored; left as it is", r["code"])
+                continue
+            task = TournamentTask(self, r["id"], t, len(r["log"]), r["tables"])
+            for key, code in r["tables"].items():
+                room = self.rooms.get(code)
+                if room is not None:
+                    room.tournament = (task, key)
+            self.tournaments[task.id] = task
+            task.start()
+            await task.catch_up()
+            log.info("restored tournament %s", task.id)
 
     def _register(self, task: RoomTask) -> None:
         self.rooms[task.id] = task
@@ -281,7 +315,7 @@ class App:
             await self.dispatch(conn, msg, req)
         except ProtocolError as e:
             self.reply(conn, req, codec.error(e.code, e.message))
-        except RoomError as e:
+        except RoomError as e:  # TournamentError is one too
             self.reply(conn, req, codec.error(e.code, e.message))
         except Exception:
             log.exception("frame %r from %r", msg, conn)
@@ -352,6 +386,36 @@ class App:
         elif t == "quick_cancel":
             _fields(msg)
             self.quick_queue.put_nowait(("cancel", pid, conn, req))
+        elif t == "tournaments":
+            _fields(msg)
+            items = sorted(self.tournaments.values(), key=lambda x: x.summary.get("next_start") or 0)
+            self.reply(conn, req, {"t": "tournaments", "tournaments": [x.summary for x in items][:100]})
+        elif t == "tournament_create":
+            await self.create_tournament(conn, msg, req)
+        elif t == "tournament":
+            _fields(msg, "tournament")
+            self.follow(pid, self._tournament(msg), conn, req)
+        elif t == "tournament_cmd":
+            _fields(msg, "tournament", "cmd")
+            task = self._tournament(msg)
+            cmd = msg.get("cmd")
+            if not isinstance(cmd, dict) or not isinstance(cmd.get("t"), str):
+                raise ProtocolError(BAD_FIELD, "cmd: a map with a string t")
+            task.put(("cmd", pid, conn, req, cmd))
+
+    def _tournament(self, msg: dict) -> TournamentTask:
+        tid = msg.get("tournament")
+        task = self.tournaments.get(tid) if isinstance(tid, str) else None
+        if task is None:
+            raise ProtocolError(NO_TOURNAMENT, "no such tournament")
+        return task
+
+    def follow(self, pid: str, task: TournamentTask, conn: Conn, req: tuple) -> None:
+        old = self.following.get(pid)
+        if old is not None and old is not task:
+            old.put(("unfollow", pid))
+        self.following[pid] = task
+        task.put(("follow", pid, conn, req))
 
     def _not_busy(self, pid: str, allow=None) -> None:
         task = self.where.get(pid)
@@ -440,12 +504,7 @@ class App:
         task.send_snapshot(pid, conn, req)
 
     async def new_room(self, config: RoomConfig, host: str, players: list | None = None, bots: int = 0) -> RoomTask:
-        while True:
-            room_id = "r" + secrets.token_hex(4)
-            invite = new_code(secrets.token_bytes(16))
-            if room_id not in self.rooms and invite not in self.by_invite:
-                break
-        secret = secrets.token_bytes(32)
+        room_id, invite, secret = self._room_keys()
         room = Room.create(room_id, config, host, invite, secret, self.now(), players=players, bots=bots,
                            bot_policies=self.bots)
         db_id = await self.store.add_room(room_id, config.to_dict(), host, [])
@@ -454,16 +513,18 @@ class App:
         self._register(task)
         return task
 
+    def _room_keys(self) -> tuple[str, str, bytes]:
+        """A new room's id and invite code (unused ones) and its secret."""
+        while True:
+            room_id = "r" + secrets.token_hex(4)
+            invite = new_code(secrets.token_bytes(16))
+            if room_id not in self.rooms and invite not in self.by_invite:
+                return room_id, invite, secrets.token_bytes(32)
+
     async def quick_loop(self) -> None:
         """The quick-match queue's only caller."""
         while True:
-            deadline = self.quick.next_deadline()
-            timeout = None if deadline is None else max(0.0, deadline - self.now())
-            try:
-                async with asyncio.timeout(timeout):
-                    item = await self.quick_queue.get()
-            except TimeoutError:
-                item = ("tick",)
+            item = await next_item(self.quick_queue, self.quick.next_deadline(), self.now())
             placements = []
             try:
                 if item[0] == "quick":
@@ -507,6 +568,92 @@ class App:
                 task.put(("disconnect", pid))
             else:
                 task.put(("snapshot", pid, conn, (conn.encoding, None)))
+
+    # -- tournaments ---------------------------------------------------------------------------
+
+    async def create_tournament(self, conn: Conn, msg: dict, req: tuple) -> None:
+        _fields(msg, "config")
+        pid = conn.player
+        cfg = msg.get("config")
+        if not isinstance(cfg, dict):
+            raise ProtocolError(BAD_FIELD, "config: a map of tournament settings")
+        cfg = dict(cfg)
+        referee = cfg.pop("referee", pid)
+        if not isinstance(referee, str) or not referee or len(referee) > 64:
+            raise ProtocolError(BAD_FIELD, "config.referee: a player id")
+        if "starts" in cfg and isinstance(cfg["starts"], list):
+            cfg["starts"] = tuple(cfg["starts"])
+        config = TournamentConfig.from_dict(cfg)  # TournamentError tournament/bad_config
+        t = Tournament.create("t" + secrets.token_hex(4), config, pid, referee, secrets.token_bytes(32), self.now())
+        task = await self.add_tournament(t, pid)
+        self.follow(pid, task, conn, req)
+
+    async def add_tournament(self, t: Tournament, created_by: str | None) -> TournamentTask:
+        entries = t.take_log()
+        db_id = await self.store.add_tournament(t.id, created_by, entries)
+        task = TournamentTask(self, db_id, t, len(entries), {})
+        self.tournaments[task.id] = task
+        task.start()
+        return task
+
+    async def new_table(self, tournament: TournamentTask, e) -> RoomTask:
+        """The room of a tournament's table (rooms.room, table mode), persisted and registered; its
+        players are seated but not yet connected (``seat_table`` does that)."""
+        config = RoomConfig.from_dict({**e.config, **self.settings.table_config, "table": True, "private": True})
+        room_id, invite, secret = self._room_keys()
+        room = Room.create_table(room_id, config, list(e.players), invite, secret, self.now(), bot_policies=self.bots)
+        db_id = await self.store.add_room(room_id, config.to_dict(), None, [])
+        task = RoomTask(self, db_id, room, secret, 0)
+        task.tournament = (tournament, e.table)
+        await task.commit([])
+        for pid in e.players:
+            old = self.where.get(pid) if pid is not None else None
+            if isinstance(old, RoomTask) and old is not task:
+                old.put(("leave", pid))  # a tournament table comes first: the old room sees them leave
+            if pid is not None and self.quick.queued(pid):
+                self.quick_queue.put_nowait(("cancel", pid, None, None))
+        self._register(task)
+        return task
+
+    def seat_table(self, task: RoomTask, e) -> None:
+        """Tell the table's players where they play; those online join it at once (a snapshot)."""
+        tournament = task.tournament[0]
+        for pid in e.players:
+            conn = self.conns.get(pid) if pid is not None else None
+            if conn is None:
+                continue
+            conn.push({"t": "table", "tournament": tournament.id, "table": e.table, "room": task.id})
+            task.put(("connect", pid, conn))
+
+    async def series_loop(self) -> None:
+        """Create each scheduled event's next instance when its sign-up opens (settings.series)."""
+        series = []
+        for d in self.settings.series:
+            d = dict(d)
+            template = TournamentConfig(name=d.pop("name"), type=d.pop("type", "guobiao"))
+            # On the clock's round multiples of ``every``, so a restart keeps the same timetable.
+            series.append(Series(template, first_at=d.pop("first_at", 0.0), **d))
+        while True:
+            now = self.now()
+            for s in series:
+                inst = s.open_at(now)
+                if inst is None or self._event_made(s, inst.starts):
+                    continue
+                # One name for every instance: the start time tells them apart (clients show it locally).
+                config = replace(s.config(inst.index), name=s.template.name)
+                try:
+                    t = Tournament.create("t" + secrets.token_hex(4), config, SERVER, SERVER,
+                                          secrets.token_bytes(32), now)
+                    await self.add_tournament(t, None)
+                    log.info("scheduled event %s opens, starting at %d", t.id, inst.starts)
+                except Exception:
+                    log.exception("scheduled event %r", s.template.name)
+            wake = min((s.next_opening(now).opens for s in series), default=now + 600)
+            await asyncio.sleep(max(1.0, wake - self.now()))
+
+    def _event_made(self, s: Series, starts: float) -> bool:
+        return any(x.t.organiser == SERVER and x.t.config.name == s.template.name and x.t.config.starts == (starts,)
+                   for x in self.tournaments.values())
 
     # -- HTTP ----------------------------------------------------------------------------------
 

@@ -35,6 +35,28 @@ def _seats_unchanged(entries: list) -> bool:
     return bool(entries) and all(e["k"] in _PLAY_KINDS for e in entries)
 
 
+# The derived entries of a table's room log that its tournament is told about.
+REPORTED = ("hand_result", "match_result", "offence")
+
+
+def table_report(entry: dict) -> dict | None:
+    """The event a tournament gets for a room log entry, or None if it is not one it is told about."""
+    if not entry.get("derived") or entry["k"] not in REPORTED:
+        return None
+    if entry["k"] == "offence":
+        return {"t": "offence", **{k: v for k, v in entry.items() if k not in ("k", "derived", "rseq", "now")}}
+    return {"t": entry["k"], "record": entry["record"]}
+
+
+async def next_item(queue: asyncio.Queue, deadline: float | None, now: float) -> tuple:
+    """A task's next queue item, or ``("tick",)`` when ``deadline`` (on the clock ``now`` reads) comes first."""
+    try:
+        async with asyncio.timeout(None if deadline is None else max(0.0, deadline - now)):
+            return await queue.get()
+    except TimeoutError:
+        return ("tick",)
+
+
 class RoomTask:
     def __init__(self, app: App, db_id: int, room: Room, secret: bytes, log_length: int,
                  matches: dict[int, dict] | None = None):
@@ -53,6 +75,7 @@ class RoomTask:
         self.summary: dict | None = None
         self.task: asyncio.Task | None = None
         self.closed = False
+        self.tournament = None  # (TournamentTask, table key) when the room is a tournament's table
         self._refresh()
 
     def start(self) -> None:
@@ -66,16 +89,7 @@ class RoomTask:
     async def run(self) -> None:
         try:
             while True:
-                deadline = self.room.next_deadline()
-                timeout = None if deadline is None else max(0.0, deadline - self.app.now())
-                try:
-                    if timeout is None:
-                        item = await self.queue.get()
-                    else:
-                        async with asyncio.timeout(timeout):
-                            item = await self.queue.get()
-                except TimeoutError:
-                    item = ("tick",)
+                item = await next_item(self.queue, self.room.next_deadline(), self.app.now())
                 if item[0] == "stop":
                     return
                 await self.step(item)
@@ -119,6 +133,23 @@ class RoomTask:
             _, pid, conn, req, text = item
             self.chat(pid, conn, req, text)
             return
+        if kind == "leave":  # the player's tournament table opened: they leave this room
+            _, pid = item
+            if pid in self.members:
+                try:
+                    await self.commit(room.handle(pid, {"t": "leave"}, now))
+                except RoomError as e:
+                    log.info("room %s: %s could not leave: %s", self.id, pid, e.message)
+            return
+        if kind == "system":
+            _, cmd = item
+            try:
+                out = room.system(cmd, now)
+            except RoomError as e:  # the table moved on (e.g. 停和 after the hand ended): nothing to do
+                log.info("room %s: system %r refused: %s", self.id, cmd, e.message)
+                return
+            await self.commit(out)
+            return
         if kind == "cmd":
             _, pid, conn, req, cmd = item
             try:
@@ -150,6 +181,12 @@ class RoomTask:
         for n in notices:
             if n["t"] == "reveal":
                 n["id"] = self.matches[n["match"]].get("id")  # GET /api/matches/<id>
+        if self.tournament is not None:
+            tournament, table = self.tournament
+            for e in entries:
+                event = table_report(e)
+                if event is not None:
+                    tournament.report(table, event)
         if not _seats_unchanged(entries):
             old = self.members
             self._refresh()
@@ -224,8 +261,8 @@ class RoomTask:
                             "seed": str(seed), "salt": salt, "commitment": c, "players": ids})
             notices.append({"t": "commitment", "match": k, "commitment": c})
         for e in entries:
-            if not e.get("derived"):
-                continue
+            if not e.get("derived") or e["k"] not in ("hand_result", "match_result"):
+                continue  # offences (tables) go to the tournament only
             rec = e["record"]
             if e["k"] == "hand_result":
                 effects.append({"kind": "hand_result", "number": rec["match"], "hand": rec["hand"], "record": rec})

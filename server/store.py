@@ -240,6 +240,74 @@ class Store:
         }
 
 
+    # tournaments (rooms.tournament): a code, a log, and the rooms that play its tables
+
+    async def add_tournament(self, code: str, created_by: str | None, entries: list) -> int:
+        return await self._in_thread(self._add_tournament_sync, code, created_by, entries)
+
+    def _add_tournament_sync(self, code: str, created_by: str | None, entries: list) -> int:
+        con = self.db._conn
+        now = time.time()
+        con.execute("BEGIN IMMEDIATE")
+        try:
+            cur = con.execute("INSERT INTO tournaments (code, created_by, created_at) VALUES (?, ?, ?)",
+                              (code, created_by, now))
+            tid = cur.lastrowid
+            con.executemany("INSERT INTO tournament_log (tournament_id, n, entry, at) VALUES (?, ?, ?, ?)",
+                            [(tid, i, dumps(e), now) for i, e in enumerate(entries)])
+            con.execute("COMMIT")
+        except BaseException:
+            _rollback_sync(con)
+            raise
+        return tid
+
+    async def write_tournament(self, tid: int, start: int, entries: list,
+                               tables: list[tuple[str, str]] = ()) -> None:
+        """Append entries ``start, start+1, ...`` (the primary key refuses gaps and repeats) and record
+        new (table key, room code) pairs, in one transaction."""
+        await self._in_thread(self._write_tournament_sync, tid, start, entries, list(tables))
+
+    def _write_tournament_sync(self, tid: int, start: int, entries: list, tables: list) -> None:
+        con = self.db._conn
+        now = time.time()
+        con.execute("BEGIN IMMEDIATE")
+        try:
+            con.executemany("INSERT INTO tournament_log (tournament_id, n, entry, at) VALUES (?, ?, ?, ?)",
+                            [(tid, start + i, dumps(e), now) for i, e in enumerate(entries)])
+            con.executemany("INSERT INTO tournament_tables (tournament_id, table_key, room) VALUES (?, ?, ?)",
+                            [(tid, key, room) for key, room in tables])
+            con.execute("COMMIT")
+        except BaseException:
+            _rollback_sync(con)
+            raise
+
+    async def open_tournaments(self) -> list[dict]:
+        """Every tournament not closed, with its log and its tables' rooms, for recovery."""
+        rows = await (await self.db.execute(
+            "SELECT id, code FROM tournaments WHERE closed_at IS NULL ORDER BY id")).fetchall()
+        out = []
+        for r in rows:
+            log = await (await self.db.execute(
+                "SELECT n, entry FROM tournament_log WHERE tournament_id = ? ORDER BY n", (r["id"],))).fetchall()
+            assert [row["n"] for row in log] == list(range(len(log))), f"tournament {r['code']}: log has gaps"
+            tables = await (await self.db.execute(
+                "SELECT table_key, room FROM tournament_tables WHERE tournament_id = ?", (r["id"],))).fetchall()
+            out.append({"id": r["id"], "code": r["code"], "log": [json.loads(row["entry"]) for row in log],
+                        "tables": {t["table_key"]: t["room"] for t in tables}})
+        return out
+
+    async def close_tournament(self, tid: int) -> None:
+        await self.db.execute("UPDATE tournaments SET closed_at = ? WHERE id = ? AND closed_at IS NULL",
+                              (time.time(), tid))
+
+    async def room_log(self, code: str) -> list[dict]:
+        """A room's whole log by its code (closed rooms included): what a tournament table reported."""
+        rows = await (await self.db.execute(
+            "SELECT a.entry FROM actions a JOIN rooms r ON r.id = a.room_id WHERE r.code = ? ORDER BY a.n",
+            (code,))).fetchall()
+        return [json.loads(row["entry"]) for row in rows]
+
+
 def _rollback_sync(con: sqlite3.Connection) -> None:
     try:
         con.execute("ROLLBACK")

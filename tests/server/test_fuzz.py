@@ -13,7 +13,7 @@ from tests.server.conftest import start, stop
 from tests.server.test_play import table
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "protocol.md"
-CODES = set(re.findall(r"`((?:protocol|auth|lobby|chat|room|action)/[a-z_]+)`", DOC.read_text(encoding="utf-8")))
+CODES = set(re.findall(r"`((?:protocol|auth|lobby|chat|room|action|tournament)/[a-z_]+)`", DOC.read_text(encoding="utf-8")))
 ANSWERS = {"pong", "rooms", "snapshot", "ok"}  # what a well-formed harmless message may get
 
 TEMPLATES = [
@@ -166,11 +166,12 @@ async def test_fuzz_frames(tmp_path):
 
 
 def test_documented_codes_cover_the_code():
-    """Every error code the server and the rooms can send is in docs/protocol.md."""
+    """Every error code the server, the rooms and the tournaments can send is in docs/protocol.md."""
     from game import actions
-    from rooms import errors
+    from rooms import errors, room
+    from rooms.tournament import errors as tournament_errors
     from server import app, codec
 
-    codes = {v for mod in (app, codec, errors, actions) for k, v in vars(mod).items()
+    codes = {v for mod in (app, codec, errors, room, tournament_errors, actions) for k, v in vars(mod).items()
              if k.isupper() and isinstance(v, str) and re.fullmatch(r"[a-z]+/[a-z_]+", v)}
     assert codes - CODES == set()

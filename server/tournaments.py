@@ -1,0 +1,154 @@
+"""One asyncio task and one queue per tournament, like a room's (server.roomtask): the task is the
+tournament's only caller. Its new log entries are written before anything they cause is done: tables
+opened, commands sent to the tables' rooms, views and notices pushed.
+
+The tables are ordinary rooms (rooms.room, table mode). What a table reports (hand results, the match
+result, automatic offences) comes back through ``report``, from the room's task after the room's own
+log is written; after a restart ``catch_up`` feeds the tournament whatever its tables wrote that it had
+not yet logged (``Tournament.table_event`` ignores what it has seen).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+from rooms.tournament import effects as fx
+from rooms.tournament.errors import TournamentError
+from rooms.tournament.tournament import Tournament
+from server import codec
+from server.roomtask import next_item, table_report
+
+if TYPE_CHECKING:  # pragma: no cover
+    from server.app import App
+    from server.conn import Conn
+
+log = logging.getLogger("guobiao.tournament")
+
+class TournamentTask:
+    def __init__(self, app: App, db_id: int, tournament: Tournament, log_length: int, tables: dict[str, str]):
+        self.app = app
+        self.db_id = db_id
+        self.t = tournament
+        self.id = tournament.id
+        self.n = log_length
+        self.tables = dict(tables)  # table key -> room id
+        self.followers: set[str] = set()  # players who asked to see it (their views are pushed)
+        self.queue: asyncio.Queue = asyncio.Queue()
+        self.task: asyncio.Task | None = None
+        self.summary = tournament.summary()
+        self.closed = False
+        self.clock = app.now  # the tournament's time (tests shift it to arrive late)
+
+    def start(self) -> None:
+        self.task = asyncio.get_running_loop().create_task(self.run(), name=f"tournament {self.id}")
+
+    def put(self, item: tuple) -> None:
+        self.queue.put_nowait(item)
+
+    def report(self, table: str, event: dict) -> None:
+        """From a table's room task, after the room's log is written."""
+        self.put(("table", table, event))
+
+    async def run(self) -> None:
+        try:
+            while True:
+                item = await next_item(self.queue, self.t.next_deadline(), self.clock())
+                if item[0] == "stop":
+                    return
+                await self.step(item)
+                if self.t.over and not self.closed:
+                    self.closed = True
+                    await self.app.store.close_tournament(self.db_id)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("tournament %s stopped by a bug", self.id)
+
+    async def step(self, item: tuple) -> None:
+        kind = item[0]
+        now = self.clock()
+        if kind == "tick":
+            await self.commit(self.t.tick(now))
+        elif kind == "table":
+            _, table, event = item
+            try:
+                effects = self.t.table_event(table, event, now)
+            except TournamentError as e:  # e.g. a result told twice after a restart: already recorded
+                log.info("tournament %s: table %s event %s refused: %s", self.id, table, event["t"], e.message)
+                return
+            await self.commit(effects)
+        elif kind == "follow":
+            _, pid, conn, req = item
+            self.followers.add(pid)
+            self.app.reply(conn, req, {"t": "tournament", "tournament": self.view(pid)})
+        elif kind == "unfollow":
+            self.followers.discard(item[1])
+        elif kind == "cmd":
+            _, pid, conn, req, cmd = item
+            try:
+                effects = self.t.handle(pid, cmd, now)
+            except TournamentError as e:
+                self.app.reply(conn, req, codec.error(e.code, e.message))
+                return
+            self.followers.add(pid)
+            await self.commit(effects)
+            self.app.reply(conn, req, {"t": "ok"})
+        else:  # pragma: no cover
+            raise AssertionError(f"unknown tournament task item {item!r}")
+
+    async def commit(self, effects: list) -> None:
+        entries = self.t.take_log()
+        opened: list[tuple[str, str]] = []
+        tasks = {}
+        for e in effects:
+            if isinstance(e, fx.OpenTable):
+                # The room persists itself as it is made; the table -> room pair lands with the entries.
+                task = await self.app.new_table(self, e)
+                tasks[e.table] = task
+                opened.append((e.table, task.id))
+        if entries or opened:
+            await self.app.store.write_tournament(self.db_id, self.n, entries, opened)
+            self.n += len(entries)
+        for key, room in opened:
+            self.tables[key] = room
+        for e in effects:
+            if isinstance(e, fx.OpenTable):
+                self.app.seat_table(tasks[e.table], e)
+            elif isinstance(e, fx.TableCommand):
+                room = self.app.rooms.get(self.tables.get(e.table, ""))
+                if room is None:
+                    log.warning("tournament %s: table %s has no room for %r", self.id, e.table, e.cmd)
+                    continue
+                room.put(("system", e.cmd))
+            elif isinstance(e, fx.Notify):
+                for pid in self.audience() if e.to == "all" else e.to:
+                    self.app.deliver(pid, e.msg)
+        if entries:
+            self.summary = self.t.summary()
+            for pid in self.audience():
+                self.app.deliver(pid, {"t": "tournament", "tournament": self.view(pid)})
+
+    def view(self, pid: str) -> dict:
+        """The core's view for ``pid``; the organiser and the referee also get each table's room and
+        invite code, to watch it."""
+        v = self.t.view(pid)
+        if pid in (self.t.organiser, self.t.referee):
+            v["rooms"] = {}
+            for key, room in self.tables.items():
+                task = self.app.rooms.get(room)
+                v["rooms"][key] = {"room": room, "code": None if task is None else task.invite}
+        return v
+
+    def audience(self) -> set[str]:
+        """Everybody a change is pushed to: followers, the players, the organiser and the referee."""
+        return self.followers | set(self.t.participants())
+
+    async def catch_up(self) -> None:
+        """After a restart: what the tables' rooms logged that the tournament had not yet been told."""
+        for key, room in sorted(self.tables.items()):
+            for entry in await self.app.store.room_log(room):
+                event = table_report(entry)
+                if event is not None:  # Tournament.table_event ignores what it has already recorded
+                    self.put(("table", key, event))

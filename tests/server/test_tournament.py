@@ -1,0 +1,152 @@
+"""Tournaments over the wire: eight players, two sessions, a late arrival and a referee's penalty,
+played through the websocket API with random legal play; the final standings are recomputed here from
+the match records the players received and checked against the server's."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+from tests.server.client import play
+from tests.server.conftest import start, stop
+
+LATE = 330  # seconds after the start: R98 第十三条(二)1, up to 10 minutes late: -10 and a warning
+
+
+def standard12(scores: list[int]) -> list[int]:
+    """标准分 ×12 of one table: places 4/2/1/0, tied places sharing the values they span."""
+    values = [48, 24, 12, 0]
+    out = [0] * 4
+    order = sorted(range(4), key=lambda i: -scores[i])
+    i = 0
+    while i < 4:
+        j = i
+        while j + 1 < 4 and scores[order[j + 1]] == scores[order[i]]:
+            j += 1
+        share = sum(values[i:j + 1]) // (j - i + 1)
+        for k in range(i, j + 1):
+            out[order[k]] = share
+        i = j + 1
+    return out
+
+
+def is_view(m: dict) -> bool:
+    return m.get("t") == "tournament" and isinstance(m.get("tournament"), dict)
+
+
+async def wait_view(c, pred, timeout: float = 30.0) -> dict:
+    m = await c.wait_for(lambda m: is_view(m) and pred(m["tournament"]), timeout)
+    return m["tournament"]
+
+
+async def play_table(c, rng, results: dict) -> None:
+    """Play the table the player is seated at until its match ends; keep the match record."""
+    m = await play(c, rng, lambda m: m.get("t") == "match_result", timeout=120)
+    results.setdefault(m["room"], m["record"])
+
+
+async def test_two_sessions_eight_players_with_lateness_and_a_penalty(tmp_path):
+    server = await start(str(tmp_path / "t.db"))
+    try:
+        rng = random.Random(11)
+        ref = await server.client(name="Referee")
+        ps = [await server.client(name=f"P{i}") for i in range(8)]
+        begin = int(server.app.now()) + 2
+        r = await ref.request({"t": "tournament_create", "config": {
+            "name": "Test Cup", "sessions": 2, "hands": 1, "seating": "swiss", "starts": [begin, None]}})
+        assert r["t"] == "tournament", r
+        tid = r["tournament"]["id"]
+        assert r["tournament"]["referee"] == ref.player and r["tournament"]["organiser"] == ref.player
+
+        for c in ps:
+            assert (await c.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "register"}}))["t"] == "ok"
+        # Permissions: a player cannot sanction anyone, and unknown tournaments are refused.
+        r = await ps[0].request({"t": "tournament_cmd", "tournament": tid, "cmd": {
+            "t": "sanction", "player": ps[1].player, "kind": "warning", "reason": "no"}})
+        assert r["code"] == "tournament/not_referee", r
+        r = await ps[0].request({"t": "tournament_cmd", "tournament": "tffffffff", "cmd": {"t": "register"}})
+        assert r["code"] == "lobby/no_tournament", r
+        for c in ps[:7]:  # P7 will be late
+            assert (await c.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "checkin"}}))["t"] == "ok"
+
+        # The session starts at its time: every player is told their table and gets its snapshot.
+        tables = {}
+        for c in ps:
+            m = await c.wait_for(lambda m: m.get("t") == "table", timeout=15)
+            tables[c.player] = (m["table"], m["room"])
+            await c.wait_for(lambda m: m.get("t") == "snapshot" and m["room"] == tables[c.player][1])
+        late_table = tables[ps[7].player][0]
+
+        results: dict[str, dict] = {}
+        on_time = [asyncio.create_task(play_table(c, rng, results)) for c in ps
+                   if tables[c.player][0] != late_table]
+        # P7 arrives 5.5 minutes after the start (the tournament's clock only: the tables play on).
+        ttask = server.app.tournaments[tid]
+        real = server.app.now
+        ttask.clock = lambda: real() + LATE
+        assert (await ps[7].request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "checkin"}}))["t"] == "ok"
+        late_players = [c for c in ps if tables[c.player][0] == late_table]
+        waiting = [asyncio.create_task(play_table(c, rng, results)) for c in late_players]
+
+        # The referee: 10 points off P0's first hand.
+        victim = ps[0].player
+        r = await ref.request({"t": "tournament_cmd", "tournament": tid, "cmd": {
+            "t": "sanction", "player": victim, "kind": "points", "points": 10, "reason": "slow play",
+            "table": tables[victim][0], "hand": 1}})
+        assert r["t"] == "ok", r
+        await asyncio.gather(*on_time, *waiting)
+        assert len(results) == 2
+
+        # P0 sees the penalty; it is not public, so another player does not.
+        v0 = await wait_view(ps[0], lambda v: any(s["kind"] == "points" for s in v["sanctions"]))
+        mine = [s for s in v0["sanctions"] if s["kind"] in ("points", "late")]
+        assert [(s["kind"], s["points"], s["player"]) for s in mine] == [("points", 10, victim)]
+        v = await wait_view(ref, lambda v: v["sessions"][0]["state"] == "finished")
+        late = [s for s in v["sanctions"] if s["kind"] == "late"]
+        assert [(s["player"], s["points"]) for s in late] == [(ps[7].player, 10)]
+        r = await ps[3].request({"t": "tournament", "tournament": tid})
+        assert all(s["player"] == ps[3].player or s["public"] for s in r["tournament"]["sanctions"])
+
+        # Session 2: everybody checks in, the organiser starts it, they play it.
+        ttask.clock = real
+        for c in ps:
+            assert (await c.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "checkin"}}))["t"] == "ok"
+        assert (await ref.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "start"}}))["t"] == "ok"
+        tables2 = {}
+        for c in ps:
+            m = await c.wait_for(lambda m: m.get("t") == "table" and m["table"].startswith("2-"), timeout=15)
+            tables2[c.player] = (m["table"], m["room"])
+        await asyncio.gather(*(play_table(c, rng, results) for c in ps))
+        assert len(results) == 4
+        final = await wait_view(ref, lambda v: v["state"] == "finished")
+
+        # Recompute: 局分 = 500 + Σ 盘分 − penalties − lateness per session; 标准分 per table; totals;
+        # ranking by 标准分, 局分, then the per-session 标准分 from the best down, then registration.
+        std = {c.player: [] for c in ps}
+        score = {c.player: 0 for c in ps}
+        for seating in (tables, tables2):
+            by_room: dict[str, list[str]] = {}
+            for pid, (_, room) in seating.items():
+                by_room.setdefault(room, []).append(pid)
+            for room, pids in by_room.items():
+                rec = results[room]
+                ids = rec["ids"]
+                assert sorted(ids) == sorted(pids)
+                totals = []
+                for seat, pid in enumerate(ids):
+                    s = 500 + sum(h["deltas"][seat] for h in rec["hands"])
+                    if seating is tables and pid in (victim, ps[7].player):
+                        s -= 10  # the referee's penalty; P7's lateness
+                    totals.append(s)
+                for pid, s, st in zip(ids, totals, standard12(totals)):
+                    score[pid] += s
+                    std[pid].append(st)
+        order = [c.player for c in ps]
+        expected = sorted(order, key=lambda p: (-sum(std[p]), -score[p], sorted((-x for x in std[p])), order.index(p)))
+        got = final["standings"]
+        assert [(x["player"], x["std12"], x["score"]) for x in got] == [(p, sum(std[p]), score[p]) for p in expected]
+        rank = [(sum(std[p]), score[p], sorted(std[p], reverse=True)) for p in expected]
+        assert [x["place"] for x in got] == [rank.index(r) + 1 for r in rank]  # full ties share a place
+        assert sum(x["std12"] for x in got) == 4 * 84  # 7 × 12 per table, four tables
+    finally:
+        await stop(server)
