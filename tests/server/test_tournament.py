@@ -150,3 +150,84 @@ async def test_two_sessions_eight_players_with_lateness_and_a_penalty(tmp_path):
         assert sum(x["std12"] for x in got) == 4 * 84  # 7 × 12 per table, four tables
     finally:
         await stop(server)
+
+
+async def test_a_restart_mid_session_loses_nothing(tmp_path):
+    """A clean restart in the middle of a table's match: the tournament is rebuilt from its log, its
+    table's room from its own, the players resume with their tokens, and the session finishes."""
+    db = str(tmp_path / "t.db")
+    server = await start(db)
+    rng = random.Random(5)
+    ps = [await server.client(name=f"R{i}") for i in range(4)]
+    tokens = [c.token for c in ps]
+    r = await ps[0].request({"t": "tournament_create", "config": {
+        "name": "Restart Cup", "hands": 2, "starts": [int(server.app.now()) + 1]}})
+    tid = r["tournament"]["id"]
+    for c in ps:
+        assert (await c.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "register"}}))["t"] == "ok"
+        assert (await c.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "checkin"}}))["t"] == "ok"
+    room = (await ps[0].wait_for(lambda m: m.get("t") == "table", timeout=15))["room"]
+    # Play the first hand; stop the server as soon as its result is out.
+    first = await asyncio.gather(*(play(c, rng, lambda m: m.get("t") == "hand_result", timeout=60) for c in ps))
+    await stop(server)
+
+    server = await start(db)
+    try:
+        ttask = server.app.tournaments[tid]
+        assert ttask.tables == {"1-1": room} and server.app.rooms[room].tournament[0] is ttask
+        ps = [await server.client() for _ in range(4)]
+        for c, token in zip(ps, tokens):
+            r = await c.request({"t": "resume", "token": token})
+            assert r["t"] == "welcome" and r["room"] == room, r
+        done = await asyncio.gather(*(play(c, rng, lambda m: m.get("t") == "match_result", timeout=90) for c in ps))
+        rec = done[0]["record"]
+        assert rec["hands"][0] == first[0]["record"] and len(rec["hands"]) == 2
+        v = (await ps[0].request({"t": "tournament", "tournament": tid}))["tournament"]
+        for _ in range(50):
+            if v["state"] == "finished":
+                break
+            v = await wait_view(ps[0], lambda v: True)
+        assert v["state"] == "finished"
+        seats = v["sessions"][0]["tables"][0]["seats"]
+        assert [s["score"] for s in seats] == [500 + sum(h["deltas"][i] for h in rec["hands"]) for i in range(4)]
+        assert sorted(s["std12"] for s in seats) == sorted(standard12([s["score"] for s in seats]))
+    finally:
+        await stop(server)
+
+
+async def test_a_scheduled_event_fills_with_bots_and_publishes_its_ranking(tmp_path):
+    """The seed's 每十分钟一场: the server opens each instance for sign-up by itself; at its start the
+    signed-up players (no check-in) are seated, bots fill the table, and the ranking goes out."""
+    from server.app import App
+    from server.store import Store
+    from tests.server.conftest import Running, fast_settings
+
+    settings = fast_settings()
+    first = int(__import__("time").time()) + 3
+    settings.series = [{"name": "Quick Event", "every": 60, "first_at": first, "hands": 1, "min_players": 2}]
+    store = await Store.open(str(tmp_path / "e.db"))
+    app = App(store, settings)
+    server = Running(app, await app.start("127.0.0.1", 0), str(tmp_path / "e.db"))
+    try:
+        a, b = await server.client(name="Ann"), await server.client(name="Bo")
+        for _ in range(100):
+            listed = (await a.request({"t": "tournaments"}))["tournaments"]
+            if listed:
+                break
+            await asyncio.sleep(0.05)
+        (event,) = listed
+        assert event["name"] == "Quick Event" and event["next_start"] == first and event["state"] == "registering"
+        for c in (a, b):
+            r = await c.request({"t": "tournament_cmd", "tournament": event["id"], "cmd": {"t": "register"}})
+            assert r["t"] == "ok", r
+        rng = random.Random(3)
+        tables = [await c.wait_for(lambda m: m.get("t") == "table", timeout=15) for c in (a, b)]
+        assert tables[0]["room"] == tables[1]["room"]
+        await asyncio.gather(*(play(c, rng, lambda m: m.get("t") == "match_result", timeout=60) for c in (a, b)))
+        done = await a.wait_for(lambda m: m.get("t") == "tournament_event" and m["event"] == "finished", timeout=15)
+        assert sorted(x["player"] for x in done["standings"]) == sorted([a.player, b.player])
+        v = (await a.request({"t": "tournament", "tournament": event["id"]}))["tournament"]
+        seats = v["sessions"][0]["tables"][0]["seats"]
+        assert sum(1 for s in seats if s["player"] is None) == 2  # two unranked bots filled the table
+    finally:
+        await stop(server)
