@@ -95,6 +95,7 @@ class Settings:
     quick_config: dict = field(default_factory=lambda: {"hands": 4})  # RoomConfig fields for quick matches
     quick_wait: float = 20.0  # default seconds before bots fill a quick-match table
     bot_policies: dict | None = None  # level -> choose(view); None: rooms' bot modules (tests pass their own)
+    linger: float = 3600.0  # a finished or cancelled tournament stays listed (and its ranking viewable) this long
     table_config: dict = field(default_factory=dict)  # RoomConfig fields every tournament table gets (tests: fast bots)
     # Scheduled events (rooms.tournament.series): every ``every`` seconds a one-session tournament of
     # ``hands`` hands that anyone may sign up for; bots fill the last table (the seed's 每十分钟一场).
@@ -595,6 +596,13 @@ class App:
         self.tournaments[task.id] = task
         task.start()
         return task
+
+    def tournament_gone(self, task: TournamentTask) -> None:
+        if self.tournaments.get(task.id) is task:
+            del self.tournaments[task.id]
+        for pid, t in list(self.following.items()):
+            if t is task:
+                del self.following[pid]
 
     async def new_table(self, tournament: TournamentTask, e) -> RoomTask:
         """The room of a tournament's table (rooms.room, table mode), persisted and registered; its

@@ -38,7 +38,7 @@ class TournamentTask:
         self.queue: asyncio.Queue = asyncio.Queue()
         self.task: asyncio.Task | None = None
         self.summary = tournament.summary()
-        self.closed = False
+        self.over_at: float | None = None  # when it finished or was cancelled: it is listed a while longer
         self.clock = app.now  # the tournament's time (tests shift it to arrive late)
 
     def start(self) -> None:
@@ -54,12 +54,18 @@ class TournamentTask:
     async def run(self) -> None:
         try:
             while True:
-                item = await next_item(self.queue, self.t.next_deadline(), self.clock())
+                deadline = self.t.next_deadline() if self.over_at is None else self.over_at + self.app.settings.linger
+                item = await next_item(self.queue, deadline, self.clock())
                 if item[0] == "stop":
                     return
+                if item[0] == "tick" and self.over_at is not None:
+                    if self.clock() >= self.over_at + self.app.settings.linger:
+                        self.app.tournament_gone(self)  # still in the database; out of the lists
+                        return
+                    continue
                 await self.step(item)
-                if self.t.over and not self.closed:
-                    self.closed = True
+                if self.t.over and self.over_at is None:
+                    self.over_at = self.clock()
                     await self.app.store.close_tournament(self.db_id)
         except asyncio.CancelledError:
             raise

@@ -205,6 +205,7 @@ async def test_a_scheduled_event_fills_with_bots_and_publishes_its_ranking(tmp_p
     settings = fast_settings()
     first = int(__import__("time").time()) + 3
     settings.series = [{"name": "Quick Event", "every": 60, "first_at": first, "hands": 1, "min_players": 2}]
+    settings.linger = 1.0
     store = await Store.open(str(tmp_path / "e.db"))
     app = App(store, settings)
     server = Running(app, await app.start("127.0.0.1", 0), str(tmp_path / "e.db"))
@@ -229,5 +230,12 @@ async def test_a_scheduled_event_fills_with_bots_and_publishes_its_ranking(tmp_p
         v = (await a.request({"t": "tournament", "tournament": event["id"]}))["tournament"]
         seats = v["sessions"][0]["tables"][0]["seats"]
         assert sum(1 for s in seats if s["player"] is None) == 2  # two unranked bots filled the table
+        # A finished event stays listed for ``linger`` seconds; the next instance is open meanwhile.
+        listed = {x["id"]: x for x in (await a.request({"t": "tournaments"}))["tournaments"]}
+        assert listed[event["id"]]["state"] == "finished"
+        assert any(x["state"] == "registering" and x["next_start"] == first + 60 for x in listed.values())
+        await asyncio.sleep(1.5)
+        listed = {x["id"] for x in (await a.request({"t": "tournaments"}))["tournaments"]}
+        assert event["id"] not in listed
     finally:
         await stop(server)
