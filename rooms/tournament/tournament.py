@@ -33,12 +33,11 @@ from rooms.tournament.sanctions import (
     lateness,
 )
 from rooms.tournament.seating import meetings, seat_tables
-from rooms.tournament.standard import display, standard_scores, standings, team_standings
+from rooms.tournament import report
+from rooms.tournament.report import BASE
+from rooms.tournament.standard import standings, team_standings
 
-REGISTERING, RUNNING, FINISHED, CANCELLED = "registering", "running", "finished", "cancelled"
-PENDING, DONE = "pending", "finished"  # a session: pending, running, finished
-WAITING, PLAYING = "waiting", "playing"  # a table: waiting, playing, finished
-BASE = 500  # R98 第五条 基础比赛分: 500 per player per 局
+from rooms.tournament.states import CANCELLED, DONE, FINISHED, PENDING, PLAYING, REGISTERING, RUNNING, WAITING
 OFFENCES = ("timeout", "false_win")
 _MAX_TEXT = 500
 _MAX_STEPS = 10_000  # automatic entries in one call; more is a bug
@@ -290,7 +289,7 @@ class Tournament:
         for rec in e["hands"]:  # hands the match record has and no hand_result brought
             t.hands.setdefault(rec["hand"], dict(rec))
         t.state = DONE
-        return [self._notify("all", "table_finished", table=t.key, seats=self._seat_results(t))]
+        return [self._notify("all", "table_finished", table=t.key, seats=report.seat_results(self, t))]
 
     def _apply_session_end(self, e, now):
         s = self.sessions[e["session"] - 1]
@@ -444,49 +443,10 @@ class Tournament:
         return Notify(to, {"t": "tournament_event", "tournament": self.id, "tseq": self.tseq, "event": event, **fields})
 
     # ------------------------------------------------------------------------------------------
-    # Scoring: R98 第十条, tournament.md §2.1 and "Our decisions"
-
-    def _seat_results(self, t: Table) -> list[dict]:
-        """Per seat: 盘分 per hand, lateness, 局分 and (once the table is finished) 标准分 ×12.
-
-        盘分 = the hand's delta (a void hand counts 0) − that hand's 罚分 (R98 第十条);
-        局分 = 500 + Σ 盘分 − lateness (R98 第十三条(二)1), or 0 after a forfeit (自动弃权).
-        标准分: the four seats are ranked by 局分 (4/2/1/0, ties share); the value of a seat with no
-        ranked player (a bot from the start, or a suspended player's) goes to nobody.
-        """
-        deductions = [self.sanctions.hand_points(p, t.key) if p is not None else {} for p in t.seats]
-        count = max([*t.hands, *(h for d in deductions for h in d)], default=0)
-        rows = []
-        for seat, pid in enumerate(t.seats):
-            points = []
-            for h in range(1, count + 1):
-                rec = t.hands.get(h)
-                delta = 0 if rec is None or rec.get("void") else rec["deltas"][seat]
-                points.append(delta - deductions[seat].get(h, 0))
-            late = self.sanctions.late_points(pid, t.session) if pid is not None else 0
-            forfeit = pid is not None and self.sanctions.forfeited(pid, t.session)
-            score = 0 if forfeit else BASE + sum(points) - late
-            rows.append({"seat": seat, "player": pid, "bot": pid is None, "substituted": t.subs.get(seat),
-                         "ranked": pid is not None and not self.sanctions.suspended(pid),
-                         "points": points, "late": late, "forfeit": forfeit, "score": score,
-                         "std12": None, "std": None})
-        if t.state == DONE:
-            for row, std12 in zip(rows, standard_scores([r["score"] for r in rows])):
-                if row["ranked"]:
-                    row["std12"], row["std"] = std12, display(std12)
-        return rows
+    # Scores and views (rooms/tournament/report.py)
 
     def results(self) -> dict[str, list[tuple[int, int]]]:
-        """Each ranked player's finished tables as (标准分 ×12, 局分), in session order."""
-        out: dict[str, list[tuple[int, int]]] = {}
-        for s in self.sessions:
-            for t in s.tables:
-                if t.state != DONE:
-                    continue
-                for row in self._seat_results(t):
-                    if row["ranked"]:
-                        out.setdefault(row["player"], []).append((row["std12"], row["score"]))
-        return out
+        return report.results(self)
 
     def standings(self) -> list[dict]:
         """Ranked players (suspended ones are left out) by R98 第十一条 with our tie-breaks."""
@@ -495,53 +455,13 @@ class Tournament:
     def team_standings(self) -> list[dict]:
         return team_standings(self.standings(), {p.id: p.team for p in self.players.values()})
 
-    # ------------------------------------------------------------------------------------------
-    # Views
-
     def view(self, player_id: str | None) -> dict:
         """The whole tournament as ``player_id`` may see it (JSON-able); None: anonymous."""
-        everything = player_id is not None and player_id in (self.referee, self.organiser)
-        cur = self._current()
-        target = cur or self._next_session()
-        players = []
-        for p in self.players.values():
-            t = self._table_of(p.id)
-            players.append({"id": p.id, "team": p.team, "order": p.order,
-                            "status": "suspended" if self.sanctions.suspended(p.id) else "active",
-                            "checked_in": target is not None and self._present(target, p.id),
-                            "table": None if t is None else t.key})
-        sessions = []
-        for s in self.sessions:
-            sessions.append({
-                "index": s.index, "scheduled": s.scheduled, "start": s.start, "ended": s.ended, "state": s.state,
-                "checkin_opens": None if s.scheduled is None else s.scheduled - self.config.checkin_before,
-                "byes": list(s.byes), "tables": [self._table_view(t) for t in s.tables]})
-        records = self.sanctions.visible(player_id, everything)
-        roles = [r for r, who in (("organiser", self.organiser), ("referee", self.referee)) if who == player_id]
-        return {
-            "id": self.id, "config": self.config.to_dict(), "organiser": self.organiser, "referee": self.referee,
-            "state": self.state, "created": self.created, "cancel_reason": self.cancel_reason,
-            "you": {"id": player_id, "roles": roles, "registered": player_id in self.players},
-            "session": None if cur is None else cur.index,
-            "players": players, "sessions": sessions,
-            "standings": self.standings(), "teams": self.team_standings(),
-            "suspended": [p for p in self.players if self.sanctions.suspended(p)],
-            "sanctions": records,
-            "notices": [r for r in records if r["kind"] == "notice" and r["cancelled"] is None],
-        }
-
-    def _table_view(self, t: Table) -> dict:
-        hands = [{"hand": h, **{k: v for k, v in t.hands[h].items() if k != "hand"}} for h in sorted(t.hands)]
-        return {"table": t.key, "session": t.session, "number": t.number, "state": t.state, "started": t.started,
-                "time_up": t.time_up, "hands": hands, "seats": self._seat_results(t)}
+        return report.view(self, player_id)
 
     def summary(self) -> dict:
         """One line of a tournament list."""
-        cur, nxt = self._current(), self._next_session()
-        return {"id": self.id, "name": self.config.name, "type": self.config.type, "state": self.state,
-                "players": len(self.players), "max_players": self.config.max_players,
-                "sessions": self.config.sessions, "session": None if cur is None else cur.index,
-                "next_start": None if nxt is None else nxt.scheduled, "organiser": self.organiser}
+        return report.summary(self)
 
     # ------------------------------------------------------------------------------------------
     # Commands: each checks and returns the entries to commit, or raises

@@ -1,0 +1,99 @@
+"""A tournament's scores and views, computed from its hand records and sanctions, never stored
+(R98 第十条 and 第十一条, tournament.md §2.1 and "Our decisions"). Functions of a ``Tournament``
+(``tour``): they read it and change nothing.
+"""
+
+from __future__ import annotations
+
+from rooms.tournament.standard import display, standard_scores
+from rooms.tournament.states import DONE
+
+BASE = 500  # R98 第五条 基础比赛分: 500 per player per 局
+
+
+def seat_results(tour, t) -> list[dict]:
+    """Per seat: 盘分 per hand, lateness, 局分 and (once the table is finished) 标准分 ×12.
+
+    盘分 = the hand's delta (a void hand counts 0) − that hand's 罚分 (R98 第十条);
+    局分 = 500 + Σ 盘分 − lateness (R98 第十三条(二)1), or 0 after a forfeit (自动弃权).
+    标准分: the four seats are ranked by 局分 (4/2/1/0, ties share); the value of a seat with no
+    ranked player (a bot from the start, or a suspended player's) goes to nobody.
+    """
+    deductions = [tour.sanctions.hand_points(p, t.key) if p is not None else {} for p in t.seats]
+    count = max([*t.hands, *(h for d in deductions for h in d)], default=0)
+    rows = []
+    for seat, pid in enumerate(t.seats):
+        points = []
+        for h in range(1, count + 1):
+            rec = t.hands.get(h)
+            delta = 0 if rec is None or rec.get("void") else rec["deltas"][seat]
+            points.append(delta - deductions[seat].get(h, 0))
+        late = tour.sanctions.late_points(pid, t.session) if pid is not None else 0
+        forfeit = pid is not None and tour.sanctions.forfeited(pid, t.session)
+        score = 0 if forfeit else BASE + sum(points) - late
+        rows.append({"seat": seat, "player": pid, "bot": pid is None, "substituted": t.subs.get(seat),
+                     "ranked": pid is not None and not tour.sanctions.suspended(pid),
+                     "points": points, "late": late, "forfeit": forfeit, "score": score,
+                     "std12": None, "std": None})
+    if t.state == DONE:
+        for row, std12 in zip(rows, standard_scores([r["score"] for r in rows])):
+            if row["ranked"]:
+                row["std12"], row["std"] = std12, display(std12)
+    return rows
+
+def results(tour) -> dict[str, list[tuple[int, int]]]:
+    """Each ranked player's finished tables as (标准分 ×12, 局分), in session order."""
+    out: dict[str, list[tuple[int, int]]] = {}
+    for s in tour.sessions:
+        for t in s.tables:
+            if t.state != DONE:
+                continue
+            for row in seat_results(tour, t):
+                if row["ranked"]:
+                    out.setdefault(row["player"], []).append((row["std12"], row["score"]))
+    return out
+
+def view(tour, player_id: str | None) -> dict:
+    """The whole tournament as ``player_id`` may see it (JSON-able); None: anonymous."""
+    everything = player_id is not None and player_id in (tour.referee, tour.organiser)
+    cur = tour._current()
+    target = cur or tour._next_session()
+    players = []
+    for p in tour.players.values():
+        t = tour._table_of(p.id)
+        players.append({"id": p.id, "team": p.team, "order": p.order,
+                        "status": "suspended" if tour.sanctions.suspended(p.id) else "active",
+                        "checked_in": target is not None and tour._present(target, p.id),
+                        "table": None if t is None else t.key})
+    sessions = []
+    for s in tour.sessions:
+        sessions.append({
+            "index": s.index, "scheduled": s.scheduled, "start": s.start, "ended": s.ended, "state": s.state,
+            "checkin_opens": None if s.scheduled is None else s.scheduled - tour.config.checkin_before,
+            "byes": list(s.byes), "tables": [table_view(tour, t) for t in s.tables]})
+    records = tour.sanctions.visible(player_id, everything)
+    roles = [r for r, who in (("organiser", tour.organiser), ("referee", tour.referee)) if who == player_id]
+    return {
+        "id": tour.id, "config": tour.config.to_dict(), "organiser": tour.organiser, "referee": tour.referee,
+        "state": tour.state, "created": tour.created, "cancel_reason": tour.cancel_reason,
+        "you": {"id": player_id, "roles": roles, "registered": player_id in tour.players},
+        "session": None if cur is None else cur.index,
+        "players": players, "sessions": sessions,
+        "standings": tour.standings(), "teams": tour.team_standings(),
+        "suspended": [p for p in tour.players if tour.sanctions.suspended(p)],
+        "sanctions": records,
+        "notices": [r for r in records if r["kind"] == "notice" and r["cancelled"] is None],
+    }
+
+def table_view(tour, t) -> dict:
+    hands = [{"hand": h, **{k: v for k, v in t.hands[h].items() if k != "hand"}} for h in sorted(t.hands)]
+    return {"table": t.key, "session": t.session, "number": t.number, "state": t.state, "started": t.started,
+            "time_up": t.time_up, "hands": hands, "seats": seat_results(tour, t)}
+
+def summary(tour) -> dict:
+    """One line of a tournament list."""
+    cur, nxt = tour._current(), tour._next_session()
+    return {"id": tour.id, "name": tour.config.name, "type": tour.config.type, "state": tour.state,
+            "players": len(tour.players), "max_players": tour.config.max_players,
+            "sessions": tour.config.sessions, "session": None if cur is None else cur.index,
+            "next_start": None if nxt is None else nxt.scheduled, "organiser": tour.organiser}
