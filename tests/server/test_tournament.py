@@ -239,3 +239,50 @@ async def test_a_scheduled_event_fills_with_bots_and_publishes_its_ranking(tmp_p
         assert event["id"] not in listed
     finally:
         await stop(server)
+
+
+async def test_stop_win_and_suspension_reach_the_table(tmp_path):
+    """The referee's 停和 blocks the seat at its table at once; 停赛 hands the seat to a bot that cannot
+    win, tells the player, and drops them from the standings."""
+    server = await start(str(tmp_path / "t.db"))
+    try:
+        rng = random.Random(8)
+        ref = await server.client(name="Referee")
+        ps = [await server.client(name=f"S{i}") for i in range(4)]
+        r = await ref.request({"t": "tournament_create", "config": {
+            "name": "Strict Cup", "hands": 2, "starts": [int(server.app.now()) + 1]}})
+        tid = r["tournament"]["id"]
+        for c in ps:
+            assert (await c.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "register"}}))["t"] == "ok"
+            assert (await c.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "checkin"}}))["t"] == "ok"
+        table = [await c.wait_for(lambda m: m.get("t") == "table", timeout=15) for c in ps][0]
+        room = server.app.rooms[table["room"]].room
+        await ref.wait_for(lambda m: m.get("t") == "tournament_event" and m["event"] == "table_started", timeout=15)
+        blocked, gone = ps[1].player, ps[2].player
+        seat_of = {s.id: i for i, s in enumerate(room.seats)}
+
+        async def sanction(**cmd):
+            r = await ref.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "sanction", **cmd}})
+            assert r["t"] == "ok", r
+
+        await sanction(player=blocked, kind="stop_win", reason="wrong pung")
+        for _ in range(100):  # the room gets the tournament's command through its queue
+            if room.info()["seats"][seat_of[blocked]]["blocked"]:
+                break
+            await asyncio.sleep(0.02)
+        assert room.info()["seats"][seat_of[blocked]]["blocked"]
+        await sanction(player=gone, kind="suspend", reason="collusion", public=True)
+        notice = await ps[0].wait_for(lambda m: m.get("t") == "tournament_event" and m["event"] == "sanction")
+        assert notice["sanction"]["kind"] == "suspend" and notice["sanction"]["player"] == gone
+        await ps[2].wait_for(lambda m: m.get("t") == "substituted", timeout=15)
+        seat = room.info()["seats"][seat_of[gone]]
+        assert seat["substitute"] and seat["no_win"] and seat["replaces"] == gone
+
+        results = await asyncio.gather(*(play(c, rng, lambda m: m.get("t") == "match_result", timeout=90)
+                                         for c in ps))
+        rec = results[0]["record"]
+        assert all(h["winner"] != seat_of[gone] for h in rec["hands"])  # the stand-in never wins
+        v = await wait_view(ref, lambda v: v["state"] == "finished")
+        assert gone not in [x["player"] for x in v["standings"]] and v["suspended"] == [gone]
+    finally:
+        await stop(server)
