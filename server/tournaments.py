@@ -34,6 +34,7 @@ class TournamentTask:
         self.id = tournament.id
         self.n = log_length
         self.tables = dict(tables)  # table key -> room id
+        self.names: dict[str, str] = {}  # player id -> display name, for the views (the core knows ids only)
         self.followers: set[str] = set()  # players who asked to see it (their views are pushed)
         self.queue: asyncio.Queue = asyncio.Queue()
         self.task: asyncio.Task | None = None
@@ -88,6 +89,7 @@ class TournamentTask:
         elif kind == "follow":
             _, pid, conn, req = item
             self.followers.add(pid)
+            await self.learn_names()
             self.app.reply(conn, req, {"t": "tournament", "tournament": self.view(pid)})
         elif kind == "unfollow":
             self.followers.discard(item[1])
@@ -133,13 +135,25 @@ class TournamentTask:
                     self.app.deliver(pid, e.msg)
         if entries:
             self.summary = self.t.summary()
+            await self.learn_names()
             for pid in self.audience():
                 self.app.deliver(pid, {"t": "tournament", "tournament": self.view(pid)})
 
+    async def learn_names(self) -> None:
+        ids = {i for i in self.t.participants() if i not in self.names}
+        for pid in list(ids):
+            conn = self.app.conns.get(pid)
+            if conn is not None and conn.name:
+                self.names[pid] = conn.name
+                ids.discard(pid)
+        if ids:
+            self.names.update(await self.app.store.player_names(ids))
+
     def view(self, pid: str) -> dict:
-        """The core's view for ``pid``; the organiser and the referee also get each table's room and
-        invite code, to watch it."""
+        """The core's view for ``pid`` with ``names`` (player id -> display name); the organiser and
+        the referee also get each table's room and invite code, to watch it."""
         v = self.t.view(pid)
+        v["names"] = {i: self.names[i] for i in self.t.participants() if i in self.names}
         if pid in (self.t.organiser, self.t.referee):
             v["rooms"] = {}
             for key, room in self.tables.items():

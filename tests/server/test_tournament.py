@@ -57,6 +57,7 @@ async def test_two_sessions_eight_players_with_lateness_and_a_penalty(tmp_path):
         assert r["t"] == "tournament", r
         tid = r["tournament"]["id"]
         assert r["tournament"]["referee"] == ref.player and r["tournament"]["organiser"] == ref.player
+        assert r["tournament"]["names"] == {ref.player: "Referee"}
 
         for c in ps:
             assert (await c.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "register"}}))["t"] == "ok"
@@ -102,6 +103,7 @@ async def test_two_sessions_eight_players_with_lateness_and_a_penalty(tmp_path):
         mine = [s for s in v0["sanctions"] if s["kind"] in ("points", "late")]
         assert [(s["kind"], s["points"], s["player"]) for s in mine] == [("points", 10, victim)]
         v = await wait_view(ref, lambda v: v["sessions"][0]["state"] == "finished")
+        assert v["names"] == {ref.player: "Referee", **{c.player: f"P{i}" for i, c in enumerate(ps)}}
         late = [s for s in v["sanctions"] if s["kind"] == "late"]
         assert [(s["player"], s["points"]) for s in late] == [(ps[7].player, 10)]
         r = await ps[3].request({"t": "tournament", "tournament": tid})
