@@ -17,18 +17,21 @@ export interface Prefs {
 
 const KEY_TOKEN = "guobiao.token";
 const KEY_PREFS = "guobiao.prefs";
+const KEY_TABLES = "guobiao.tables"; // room id -> tournament table, so a reload still knows where you play
 
 export interface Route {
   join?: string;
   watch?: string;
   replay?: string;
+  tournament?: string;
 }
 
-/** The part of the address after # says what to open: #join=CODE, #watch=CODE or room id, #replay=ID. */
+/** The part of the address after # says what to open: #join=CODE, #watch=CODE or room id, #replay=ID,
+ * #tournament=ID. */
 export function parseRoute(hash: string): Route {
   const out: Route = {};
   const params = new URLSearchParams(hash.replace(/^#/, ""));
-  for (const k of ["join", "watch", "replay"] as const) {
+  for (const k of ["join", "watch", "replay", "tournament"] as const) {
     const v = params.get(k);
     if (v) out[k] = v;
   }
@@ -37,6 +40,10 @@ export function parseRoute(hash: string): Route {
 
 export function inviteLink(origin: string, code: string): string {
   return `${origin}/#join=${encodeURIComponent(code)}`;
+}
+
+export function tournamentLink(origin: string, id: string): string {
+  return `${origin}/#tournament=${encodeURIComponent(id)}`;
 }
 
 export class App {
@@ -48,12 +55,17 @@ export class App {
   private autoPassTimer: ReturnType<typeof setTimeout> | null = null;
   private autoPassSeq: number | null = null;
   private pendingRoute: Route;
+  private followed: string | null = null; // the tournament whose views the server pushes to us (one at a time)
+  private silent = new Set<number>(); // request ids whose errors are not shown (background refreshes)
+  private toTable = false; // the next snapshot is a table we were sent to: leave the tournament page
 
   constructor(private storage: Storage, private loc: Location) {
     this.prefs = this.loadPrefs();
     setLang(this.prefs.lang);
+    this.state = { ...this.state, tables: this.loadTables() };
     this.route = parseRoute(loc.hash);
     this.pendingRoute = { ...this.route };
+    if (typeof window !== "undefined") window.addEventListener("hashchange", () => { this.route = parseRoute(this.loc.hash); });
     this.conn = new Connection(wsUrl(loc), {
       onOpen: () => this.onOpen(),
       onMessage: (m) => this.onMessage(m),
@@ -96,6 +108,20 @@ export class App {
     };
   }
 
+  private loadTables(): AppState["tables"] {
+    try {
+      const t = JSON.parse(this.storage.getItem(KEY_TABLES) ?? "{}");
+      return t && typeof t === "object" && !Array.isArray(t) ? t : {};
+    } catch {
+      return {};
+    }
+  }
+
+  private saveTables(): void {
+    const entries = Object.entries(this.state.tables).slice(-8);
+    this.storage.setItem(KEY_TABLES, JSON.stringify(Object.fromEntries(entries)));
+  }
+
   setPrefs(p: Partial<Prefs>): void {
     this.prefs = { ...this.prefs, ...p };
     setLang(this.prefs.lang);
@@ -134,6 +160,11 @@ export class App {
   }
 
   private onMessage(msg: Msg): void {
+    if (msg.t === "error" && typeof msg.re === "number" && this.silent.has(msg.re)) {
+      this.silent.delete(msg.re);
+      return;
+    }
+    if (typeof msg.re === "number") this.silent.delete(msg.re);
     const before = this.state;
     const s = reduce(before, msg, Date.now() / 1000);
     this.set(s);
@@ -145,6 +176,10 @@ export class App {
           this.followRoute();
           this.send({ t: "rooms" });
         }
+        // The server forgets who follows what when it restarts: ask again.
+        if (this.route.tournament) this.openTournament(this.route.tournament);
+        else if (this.followed) this.send({ t: "tournament", tournament: this.followed });
+        this.refreshTournaments();
         break;
       case "error":
         if (typeof msg.code === "string" && msg.code.startsWith("action/") && this.state.room) {
@@ -163,6 +198,23 @@ export class App {
       case "snapshot":
         this.syncHints();
         if (this.pendingRoute.join || this.pendingRoute.watch) this.clearRoute();
+        if (this.toTable) {
+          // Our tournament table opened (or the referee chose one to watch): show it.
+          this.toTable = false;
+          if (parseRoute(this.loc.hash).tournament) this.navigate("");
+        }
+        {
+          // A tournament's table: follow the tournament too (its name, standings, notices).
+          const link = this.state.room ? this.state.tables[this.state.room.id] : undefined;
+          if (link && !this.state.tviews[link.tournament] && !this.route.tournament) {
+            this.send({ t: "tournament", tournament: link.tournament });
+            this.followed = link.tournament;
+          }
+        }
+        break;
+      case "table":
+        this.toTable = true;
+        this.saveTables();
         break;
       case "room":
         if (this.pendingRoute.join || this.pendingRoute.watch) this.clearRoute();
@@ -209,6 +261,97 @@ export class App {
 
   dismissError(): void {
     this.set({ ...this.state, error: null });
+  }
+
+  /** Go to a place in the client (#tournament=..., or "" for the lobby / the room you are in). */
+  navigate(hash: string): void {
+    const want = hash ? `#${hash.replace(/^#/, "")}` : "";
+    if (this.loc.hash === want || (!want && (this.loc.hash === "" || this.loc.hash === "#"))) return;
+    this.route = parseRoute(want);
+    if (want) this.loc.hash = want;
+    else {
+      history.pushState(null, "", this.loc.pathname + this.loc.search);
+      window.dispatchEvent(new HashChangeEvent("hashchange"));
+    }
+  }
+
+  // -- tournaments ----------------------------------------------------------------------------
+
+  /** Fetch a tournament's view; the server then pushes a fresh one after every change. */
+  openTournament(id: string): void {
+    if (!id) return;
+    this.route = { ...this.route, tournament: id };
+    // (the id goes in "tournament": a message's "id" is its request id, echoed as "re")
+    if (!this.state.me) return;
+    this.followed = id;
+    void this.conn.request({ t: "tournament", tournament: id }).then((reply) => {
+      if (reply.t === "error" && reply.code !== "client/disconnected" && reply.code !== "client/offline") {
+        this.set({ ...this.state, tournamentErrors: { ...this.state.tournamentErrors, [id]: reply.code } });
+      }
+    });
+  }
+
+  refreshTournaments(): void {
+    if (!this.state.me) return;
+    // A background refresh: an error (e.g. a server without tournaments) is not shown.
+    void this.conn.request({ t: "tournaments" });
+    this.silent.add(this.conn.lastId());
+  }
+
+  async createTournament(config: Record<string, unknown>): Promise<Msg> {
+    const reply = await this.conn.request({ t: "tournament_create", config });
+    if (reply.t === "tournament" && reply.tournament && typeof reply.tournament.id === "string") {
+      this.followed = reply.tournament.id;
+      this.navigate(`tournament=${reply.tournament.id}`);
+    }
+    return reply;
+  }
+
+  /** One of Tournament.handle's commands; resolves with ``ok`` or the error (also shown as a toast). */
+  tournamentCmd(id: string, cmd: Record<string, unknown>): Promise<Msg> {
+    return this.conn.request({ t: "tournament_cmd", tournament: id, cmd });
+  }
+
+  /** The referee or organiser watches a table (the view's ``rooms`` give its invite code). */
+  watchTable(tournament: string, table: string): void {
+    const r = this.state.tviews[tournament]?.rooms?.[table];
+    if (!r) return;
+    if (this.state.room && this.state.room.id === r.room) {
+      this.navigate("");
+      return;
+    }
+    this.set({ ...this.state, tables: { ...this.state.tables, [r.room]: { tournament, table } } });
+    this.saveTables();
+    this.toTable = true;
+    this.send(r.code ? { t: "watch", code: r.code } : { t: "watch", room: r.room });
+  }
+
+  /** To your table of a tournament: the room you are in, or back into it (its seat stays yours). */
+  goToTable(tournament?: string, table?: string): void {
+    const here = this.state.room ? this.state.tables[this.state.room.id] : undefined;
+    if (this.state.room && (!tournament || (here && here.tournament === tournament))) {
+      this.navigate("");
+      return;
+    }
+    const room = Object.entries(this.state.tables).find(([, x]) => x.tournament === tournament && x.table === table)?.[0];
+    if (!room || this.state.room) return;
+    this.toTable = true;
+    this.send({ t: "join", room });
+  }
+
+  /** Whether ``goToTable(tournament, table)`` knows where to go. */
+  canGoToTable(tournament: string, table: string): boolean {
+    const here = this.state.room ? this.state.tables[this.state.room.id] : undefined;
+    if (here) return here.tournament === tournament;
+    return !this.state.room && Object.values(this.state.tables).some((x) => x.tournament === tournament && x.table === table);
+  }
+
+  dismissNotices(): void {
+    this.set({ ...this.state, notices: [] });
+  }
+
+  dismissNotice(key: string): void {
+    this.set({ ...this.state, notices: this.state.notices.filter((n) => n.key !== key) });
   }
 
   // -- commands -------------------------------------------------------------------------------

@@ -115,6 +115,11 @@ export class Connection {
     return true;
   }
 
+  /** The id the last ``request`` used. */
+  lastId(): number {
+    return this.nextId - 1;
+  }
+
   /** Send with an ``id``; resolves with the reply that echoes it as ``re`` (or an error). */
   request(msg: Msg): Promise<Msg> {
     const id = this.nextId++;

@@ -3,6 +3,7 @@
 
 import { Fan, GameView, applyGameMessage, emptyView, fromSnapshot } from "./game";
 import type { Status } from "./net";
+import type { SanctionRecord, TournamentSummary, TournamentView } from "./tournament";
 
 export interface SeatInfo {
   id: string;
@@ -11,6 +12,10 @@ export interface SeatInfo {
   connected: boolean;
   auto: string | null;
   name?: string;
+  blocked?: boolean; // 停和 in the hand in play
+  no_win?: boolean; // tournament tables: an unranked bot that cannot win plays the seat
+  substitute?: boolean;
+  replaces?: string | null; // the player a substitute stands in for
 }
 
 export interface RoomConfig {
@@ -38,6 +43,8 @@ export interface RoomInfo {
   spectators: string[];
   invite?: string;
   names?: Record<string, string>;
+  table?: boolean; // a tournament table: fixed seats, started by the tournament
+  time_up?: boolean;
 }
 
 export interface RoomSummary {
@@ -117,6 +124,59 @@ export interface AppState {
   replaced: boolean;
   names: Record<string, string>; // player id -> name, from whatever the server tells
   chat: { from: string; name: string; text: string }[];
+  tournaments: TournamentSummary[]; // the lobby's list
+  tviews: Record<string, TournamentView>; // the tournaments followed, by id
+  tables: Record<string, { tournament: string; table: string }>; // room id -> tournament table
+  tournamentErrors: Record<string, string>; // tournament id -> the error code its fetch got
+  notices: Notice[]; // banners: public notices, your sanctions, a substitute taking your seat
+}
+
+/** A banner that stays until dismissed (or replaced by newer ones). */
+export interface Notice {
+  key: string;
+  kind: "public" | "mine" | "cancelled" | "substituted" | "tournament_cancelled";
+  tournament: string | null;
+  record?: SanctionRecord;
+  reason?: string;
+  at: number;
+}
+
+const MAX_NOTICES = 6;
+
+function addNotice(s: AppState, n: Notice): AppState {
+  if (s.notices.some((x) => x.key === n.key)) return s;
+  return { ...s, notices: [...s.notices, n].slice(-MAX_NOTICES) };
+}
+
+/** A tournament's push: the whole view (``tournament`` is a map) or one of its events (an id). */
+function reduceTournament(n: AppState, msg: any, clientNow: number): AppState {
+  if (msg.tournament && typeof msg.tournament === "object") {
+    const v: TournamentView = msg.tournament;
+    if (typeof v.id !== "string") return n;
+    return { ...n, tviews: { ...n.tviews, [v.id]: v }, names: v.names ? { ...n.names, ...v.names } : n.names };
+  }
+  const tid = typeof msg.tournament === "string" ? msg.tournament : null;
+  const me = n.me?.player;
+  switch (msg.event) {
+    case "sanction": {
+      const r: SanctionRecord | undefined = msg.sanction;
+      if (!r) return n;
+      if (r.public) return addNotice(n, { key: `${tid}:${r.id}`, kind: "public", tournament: tid, record: r, at: clientNow });
+      if (me && r.player === me) return addNotice(n, { key: `${tid}:${r.id}`, kind: "mine", tournament: tid, record: r, at: clientNow });
+      return n;
+    }
+    case "sanction_cancelled": {
+      const r: SanctionRecord | undefined = msg.sanction;
+      if (!r) return n;
+      const notices = n.notices.filter((x) => x.key !== `${tid}:${r.id}`);
+      const out = { ...n, notices };
+      return me && r.player === me ? addNotice(out, { key: `${tid}:${r.id}:x`, kind: "cancelled", tournament: tid, record: r, at: clientNow }) : out;
+    }
+    case "cancelled":
+      return addNotice(n, { key: `${tid}:cancelled`, kind: "tournament_cancelled", tournament: tid, reason: msg.reason, at: clientNow });
+    default:
+      return n;
+  }
 }
 
 export function initialState(): AppState {
@@ -124,6 +184,7 @@ export function initialState(): AppState {
     status: "closed", me: null, signingIn: false, queued: null, rooms: [], room: null, you: null, game: null,
     clock: null, clockOffset: null, records: { matches: [], current: [] }, handResult: null, matchResult: null,
     reveals: {}, lastN: 0, needSnapshot: false, error: null, replaced: false, names: {}, chat: [],
+    tournaments: [], tviews: {}, tables: {}, tournamentErrors: {}, notices: [],
   };
 }
 
@@ -236,6 +297,18 @@ export function reduce(s: AppState, msg: any, clientNow: number): AppState {
       return { ...n, replaced: true };
     case "chat":
       return { ...n, chat: [...n.chat.slice(-49), { from: msg.from, name: msg.name, text: msg.text }], names: { ...n.names, [msg.from]: msg.name } };
+    case "tournaments":
+      return Array.isArray(msg.tournaments) ? { ...n, tournaments: msg.tournaments } : n;
+    case "tournament":
+    case "tournament_event": // what just happened (docs/protocol.md "Tournaments")
+      return reduceTournament(n, msg, clientNow);
+    case "table":
+      // Your tournament table has opened; its room's snapshot follows.
+      if (typeof msg.room !== "string") return n;
+      return { ...n, tables: { ...n.tables, [msg.room]: { tournament: msg.tournament, table: msg.table } } };
+    case "substituted":
+      // The tournament put a can't-win substitute in your seat (forfeit or suspension).
+      return addNotice(n, { key: `sub:${msg.room}:${msg.player}`, kind: "substituted", tournament: n.room ? n.tables[n.room.id]?.tournament ?? null : null, at: clientNow });
     case "error":
       // A stale answer (somebody claimed first, the window closed) is a harmless race: not shown.
       if (msg.code === "action/stale" || msg.code === "action/not_your_turn") return n;

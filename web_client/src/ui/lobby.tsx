@@ -3,6 +3,7 @@ import { inviteLink } from "../app";
 import { t } from "../i18n";
 import { AppState, RoomInfo, displayName } from "../state";
 import { useApp, windName } from "./common";
+import { CreateTournament, TournamentList } from "./tournament";
 
 export const ROOM_TYPES = ["guobiao", "dazhong", "wufan"] as const;
 
@@ -38,7 +39,10 @@ export function NameForm({ s }: { s: AppState }) {
 export function Lobby({ s }: { s: AppState }) {
   const app = useApp();
   useEffect(() => {
-    const id = setInterval(() => app.refreshRooms(), 5000);
+    const id = setInterval(() => {
+      app.refreshRooms();
+      app.refreshTournaments();
+    }, 5000);
     return () => clearInterval(id);
   }, [app]);
   return (
@@ -61,6 +65,7 @@ export function Lobby({ s }: { s: AppState }) {
           </div>
         )}
       </section>
+      <TournamentList s={s} />
       <CreateRoom />
       <section class="card">
         <h2>{t("joinByCode")}</h2>
@@ -93,6 +98,7 @@ export function Lobby({ s }: { s: AppState }) {
           </ul>
         )}
       </section>
+      <CreateTournament s={s} />
       <section class="card">
         <h2>{t("openReplay")}</h2>
         <ReplayForm />

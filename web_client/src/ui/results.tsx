@@ -192,6 +192,7 @@ export function MatchResultView({ s }: { s: AppState }) {
   const rec = s.matchResult!;
   const reveal = s.reveals[rec.match];
   const seated = s.you?.seat !== null && s.you?.seat !== undefined;
+  const tournament = s.room ? s.tables[s.room.id]?.tournament : undefined;
   return (
     <div class="overlay" role="dialog" data-testid="match-result">
       <div class="card result">
@@ -207,7 +208,12 @@ export function MatchResultView({ s }: { s: AppState }) {
         </ol>
         <Scoreboard s={s} hands={rec.hands} ids={rec.ids} />
         <div class="row wrap">
-          {seated ? <button type="button" class="primary" data-action="rematch" onClick={() => app.rematch()}>{t("rematch")}</button> : null}
+          {seated && !s.room?.table ? <button type="button" class="primary" data-action="rematch" onClick={() => app.rematch()}>{t("rematch")}</button> : null}
+          {tournament ? (
+            <button type="button" class="primary" data-action="back-to-tournament" onClick={() => { app.leave(); app.navigate(`tournament=${tournament}`); }}>
+              {t("backToTournament")}
+            </button>
+          ) : null}
           <button type="button" onClick={() => app.leave()}>{t("backToLobby")}</button>
           {reveal?.id ? <a class="button" href={`#replay=${reveal.id}`}>{t("replay")}</a> : null}
         </div>

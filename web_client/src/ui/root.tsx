@@ -6,6 +6,7 @@ import { useApp, useAppState } from "./common";
 import { Lobby, NameForm, RoomLobby } from "./lobby";
 import { Replay } from "./replay";
 import { Table } from "./table";
+import { NoticeBanners, TableWaiting, TournamentPage } from "./tournament";
 
 function Header({ s }: { s: AppState }) {
   const app = useApp();
@@ -80,13 +81,16 @@ export function Root() {
   let body;
   if (route.replay) body = <Replay id={route.replay} s={s} />;
   else if (!s.me) body = app.token && s.status !== "stopped" && !s.error ? <p class="muted center-text">{t("connecting")}</p> : <NameForm s={s} />;
+  else if (route.tournament) body = <TournamentPage id={route.tournament} s={s} />;
   else if (!s.room) body = <Lobby s={s} />;
   else if (s.game && (s.room.phase === "playing" || s.matchResult)) body = <Table s={s} />;
+  else if (s.room.table) body = <TableWaiting s={s} />;
   else body = <RoomLobby s={s} />;
   return (
     <div class={`app lang-${app.prefs.lang}`}>
       <Header s={s} />
       <Banner s={s} />
+      <NoticeBanners s={s} />
       <main>{body}</main>
       <ErrorToast s={s} />
     </div>

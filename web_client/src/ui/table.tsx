@@ -7,6 +7,7 @@ import { AppState, countdown, displayName } from "../state";
 import { Tile, tileLabel } from "../tiles";
 import { Countdown, MeldView, TileView, useApp, useNow, windName, windShort } from "./common";
 import { HandResultView, MatchResultView } from "./results";
+import { TableStrip, pname } from "./tournament";
 
 const POS = ["bottom", "right", "top", "left"] as const;
 
@@ -38,6 +39,7 @@ export function Table({ s }: { s: AppState }) {
   const decidingPlayer = s.clock?.decision === "turn" ? s.clock.player : undefined;
   return (
     <div class={`table-wrap${spectator ? " spectating" : ""}`}>
+      <TableStrip s={s} />
       <div class="table" data-testid="table">
         {[2, 3, 1, 0].map((rel) => {
           const seat = (rel + (viewer ?? 0)) % 4;
@@ -85,7 +87,12 @@ function SeatPanel({ s, g, p, pos, acting, timer }: {
         <span class="score" data-testid="score">{score}</span>
         {p.seat === g.dealer ? <span class="tag dealer-tag">{t("dealer")}</span> : null}
         {p.declared ? <span class="tag ready-tag">{t("declared")}</span> : null}
-        {p.blocked ? <span class="tag warn">{t("blocked")}</span> : null}
+        {p.blocked || info?.blocked || info?.no_win ? <span class="tag warn" data-testid="no-win">{t("blocked")}</span> : null}
+        {info?.substitute ? (
+          <span class="tag sub-tag" data-testid="substitute">
+            {t("substituteTag")}{info.replaces ? ` · ${t("substituteFor", pname(s, info.replaces))}` : ""}
+          </span>
+        ) : null}
         {info && !info.connected && !info.bot ? <span class="tag warn">{t("disconnected")}</span> : null}
         {auto ? <span class="tag">{t("auto")}</span> : null}
         {timer ? <Countdown seconds={timer.free > 0 ? timer.free : timer.left} bank={timer.free > 0 ? timer.bank : undefined} /> : null}

@@ -1,0 +1,345 @@
+// Tournaments as the client sees them: the shapes of `Tournament.summary()` and `Tournament.view()`
+// (rooms/tournament/tournament.py, docs/tournaments.md "View"), and the pure helpers the pages use:
+// 标准分 display, times, the create form's config, who sits where, what the viewer may do now.
+
+export type TournamentState = "registering" | "running" | "finished" | "cancelled";
+
+export interface TournamentSummary {
+  id: string;
+  name: string;
+  type: string;
+  state: TournamentState | string;
+  players: number;
+  max_players: number;
+  sessions: number;
+  session: number | null; // the session being played
+  next_start: number | null; // the next session's scheduled start (Unix seconds), if any
+  organiser: string;
+  [k: string]: unknown; // the server may add more (e.g. a scheduled series' fields)
+}
+
+export interface TournamentConfig {
+  name: string;
+  type: string;
+  sessions: number;
+  hands: number;
+  time_limit: number;
+  time_up: "void" | "finish" | string;
+  seating: string;
+  starts: (number | null)[];
+  checkin_before: number;
+  max_players: number;
+  min_players: number;
+  fill_bots: boolean;
+  checkin_required: boolean;
+  turn_time: number;
+  claim_time: number;
+  bank: number;
+  false_win_penalty: boolean;
+  [k: string]: unknown;
+}
+
+export interface SanctionRecord {
+  id: number;
+  kind: string; // warning | points | stop_win | suspend | notice | late | forfeit | offence | false_win
+  player: string | null;
+  session: number | null;
+  table: string | null;
+  hand: number | null; // 1-based
+  points: number;
+  reason: string;
+  by: string; // a referee's id or "system"
+  at: number;
+  public: boolean;
+  offence: string | null;
+  cancelled: { by: string; at: number; reason: string } | null;
+}
+
+export interface SeatResult {
+  seat: number;
+  player: string | null;
+  bot: boolean;
+  substituted: string | null; // "forfeit" | "suspended"
+  ranked: boolean;
+  points: number[]; // 盘分 per hand
+  late: number;
+  forfeit: boolean;
+  score: number; // 局分
+  std12: number | null;
+  std: number | null;
+}
+
+export interface HandView {
+  hand: number; // 1-based
+  deltas: number[];
+  void: boolean;
+  winner: number | null;
+  discarder: number | null;
+  self_drawn: boolean;
+  total: number;
+}
+
+export interface TableView {
+  table: string;
+  session: number;
+  number: number;
+  state: "waiting" | "playing" | "finished" | string;
+  started: number | null;
+  time_up: boolean;
+  hands: HandView[];
+  seats: SeatResult[];
+}
+
+export interface SessionView {
+  index: number;
+  scheduled: number | null;
+  start: number | null;
+  ended: number | null;
+  state: "pending" | "running" | "finished" | string;
+  checkin_opens: number | null;
+  byes: string[];
+  tables: TableView[];
+}
+
+export interface StandingRow {
+  place: number;
+  player: string;
+  std12: number;
+  std: number;
+  score: number;
+  sessions: number;
+  by_std: number[];
+}
+
+export interface TeamRow {
+  place: number;
+  team: string;
+  players: string[];
+  std12: number;
+  std: number;
+  score: number;
+}
+
+export interface TournamentPlayer {
+  id: string;
+  team: string | null;
+  order: number;
+  status: "active" | "suspended" | string;
+  checked_in: boolean;
+  table: string | null;
+}
+
+export interface TournamentView {
+  id: string;
+  config: TournamentConfig;
+  organiser: string;
+  referee: string;
+  state: TournamentState | string;
+  created: number;
+  cancel_reason: string | null;
+  you: { id: string | null; roles: string[]; registered: boolean };
+  session: number | null;
+  players: TournamentPlayer[];
+  sessions: SessionView[];
+  standings: StandingRow[];
+  teams: TeamRow[];
+  suspended: string[];
+  sanctions: SanctionRecord[];
+  notices: SanctionRecord[];
+  rooms?: Record<string, { room: string; code: string | null }>; // referee and organiser: each table's room (code null once it is gone)
+  names?: Record<string, string>; // player id -> name, if the server sends them
+}
+
+export const SEATINGS = ["random", "standing", "snake", "swiss"] as const;
+export const SANCTION_KINDS = ["warning", "points", "stop_win", "suspend", "notice"] as const;
+export const POINT_LEVELS = [5, 10, 20, 30, 40, 50, 60] as const; // R98 第十三条(二)2
+
+/** A ×12 标准分 as players read it: 48 → "4", 21 → "1.75", 28 → "2.33"; null (not yet) → "–". */
+export function formatStd(std12: number | null | undefined): string {
+  if (std12 === null || std12 === undefined || !Number.isFinite(std12)) return "–";
+  const s = (Math.round((std12 / 12) * 100) / 100).toFixed(2).replace(/\.?0+$/, "");
+  return s === "-0" ? "0" : s;
+}
+
+function pad(n: number): string {
+  return String(n).padStart(2, "0");
+}
+
+/** A time (Unix seconds) in the viewer's time zone: "14:05" today, else "3-21 14:05" (zh "3月21日 14:05"). */
+export function formatWhen(sec: number, nowSec: number, lang: "zh" | "en"): string {
+  const d = new Date(sec * 1000);
+  const now = new Date(nowSec * 1000);
+  const hm = `${pad(d.getHours())}:${pad(d.getMinutes())}`;
+  const sameDay = d.getFullYear() === now.getFullYear() && d.getMonth() === now.getMonth() && d.getDate() === now.getDate();
+  if (sameDay) return hm;
+  const day = lang === "zh" ? `${d.getMonth() + 1}月${d.getDate()}日` : `${d.getFullYear() === now.getFullYear() ? "" : d.getFullYear() + "-"}${d.getMonth() + 1}-${d.getDate()}`;
+  return lang === "zh" && d.getFullYear() !== now.getFullYear() ? `${d.getFullYear()}年${day} ${hm}` : `${day} ${hm}`;
+}
+
+/** Minutes from now to ``sec``, rounded away from zero when partial (positive: ahead). */
+export function minutesUntil(sec: number, nowSec: number): number {
+  const m = (sec - nowSec) / 60;
+  return m >= 0 ? Math.ceil(m) : -Math.ceil(-m);
+}
+
+/** The value of an <input type="datetime-local"> for a Date (local time, minutes). */
+export function datetimeLocal(d: Date): string {
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** Unix seconds (an integer) of a datetime-local value, or null if it is not one. */
+export function parseDatetimeLocal(v: string): number | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?$/.exec(v.trim());
+  if (!m) return null;
+  const d = new Date(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], m[6] ? +m[6] : 0);
+  const ms = d.getTime();
+  return Number.isFinite(ms) ? Math.floor(ms / 1000) : null;
+}
+
+export interface CreateForm {
+  name: string;
+  type: string;
+  sessions: number;
+  hands: number;
+  timeLimit: number; // minutes; 0: none
+  timeUp: "void" | "finish";
+  seating: string;
+  scheduled: boolean; // false: the organiser starts every session
+  firstStart: string; // datetime-local
+  gap: number; // minutes between scheduled starts; 0: later sessions are started by the organiser
+  referee: string; // a player id; empty: yourself
+}
+
+export type ConfigResult = { config: Record<string, unknown> } | { error: "name" | "start" | "past" | "numbers" };
+
+/** The `tournament_create` config of the form (integers only: the protocol has no floats). */
+export function buildConfig(f: CreateForm, me: string | null, nowSec: number): ConfigResult {
+  const name = f.name.trim();
+  if (!name || name.length > 60) return { error: "name" };
+  const ints = [f.sessions, f.hands, f.timeLimit, f.gap];
+  if (ints.some((x) => !Number.isInteger(x) || x < 0) || f.sessions < 1 || f.hands < 1) return { error: "numbers" };
+  const config: Record<string, unknown> = {
+    name, type: f.type, sessions: f.sessions, hands: f.hands, time_limit: f.timeLimit, seating: f.seating,
+  };
+  if (f.timeLimit > 0) config.time_up = f.timeUp;
+  if (f.scheduled) {
+    const first = parseDatetimeLocal(f.firstStart);
+    if (first === null) return { error: "start" };
+    if (first <= nowSec) return { error: "past" };
+    config.starts = Array.from({ length: f.sessions }, (_, i) => (i === 0 ? first : f.gap > 0 ? first + i * f.gap * 60 : null));
+  }
+  const referee = f.referee.trim();
+  if (referee && referee !== me) config.referee = referee;
+  return { config };
+}
+
+/** The viewer's roles. */
+export function isReferee(v: TournamentView): boolean {
+  return v.you.roles.includes("referee");
+}
+
+export function isOrganiser(v: TournamentView): boolean {
+  return v.you.roles.includes("organiser");
+}
+
+export function findTable(v: TournamentView, key: string | null | undefined): TableView | null {
+  if (!key) return null;
+  for (const s of v.sessions) for (const t of s.tables) if (t.table === key) return t;
+  return null;
+}
+
+/** The session being played, or null. */
+export function currentSession(v: TournamentView): SessionView | null {
+  return v.session === null ? null : v.sessions[v.session - 1] ?? null;
+}
+
+/** The next session that has not started, or null. */
+export function nextSession(v: TournamentView): SessionView | null {
+  return v.sessions.find((s) => s.state === "pending") ?? null;
+}
+
+/** The 1-based hand being played at a table (as the tournament counts it), or null. */
+export function handInPlay(t: TableView, hands: number): number | null {
+  if (t.state !== "playing") return null;
+  const n = t.hands.reduce((m, h) => Math.max(m, h.hand), 0) + 1;
+  return n <= hands ? n : null;
+}
+
+/** The viewer's table in the session being played. */
+export function myTable(v: TournamentView): TableView | null {
+  const me = v.players.find((p) => p.id === v.you.id);
+  return me ? findTable(v, me.table) : null;
+}
+
+export function me(v: TournamentView): TournamentPlayer | null {
+  return v.players.find((p) => p.id === v.you.id) ?? null;
+}
+
+/** Whether the check-in button makes sense now (the server has the last word). */
+export function canCheckIn(v: TournamentView, nowSec: number): boolean {
+  const p = me(v);
+  if (!p || p.checked_in || p.status !== "active" || !v.config.checkin_required) return false;
+  if (v.state !== "registering" && v.state !== "running") return false;
+  const cur = currentSession(v);
+  if (cur) {
+    // the session is under way: a player whose table waits may still arrive (late)
+    const t = findTable(v, p.table);
+    return !!t && t.state === "waiting" && !t.seats.some((s) => s.player === p.id && s.substituted);
+  }
+  const nxt = nextSession(v);
+  if (!nxt) return false;
+  return nxt.scheduled === null || nxt.checkin_opens === null || nowSec >= nxt.checkin_opens;
+}
+
+export function canRegister(v: TournamentView, nowSec: number): boolean {
+  if (v.state !== "registering" || v.you.registered) return false;
+  const first = v.sessions[0];
+  return !(first && first.scheduled !== null && nowSec >= first.scheduled) && v.players.length < v.config.max_players;
+}
+
+export function canUnregister(v: TournamentView, nowSec: number): boolean {
+  if (v.state !== "registering" || !v.you.registered) return false;
+  const first = v.sessions[0];
+  return !(first && first.scheduled !== null && nowSec >= first.scheduled);
+}
+
+/** The organiser may start the next session now when none is being played. */
+export function canStart(v: TournamentView): boolean {
+  return isOrganiser(v) && (v.state === "registering" || v.state === "running") && v.session === null && nextSession(v) !== null;
+}
+
+export function canCancel(v: TournamentView): boolean {
+  return isOrganiser(v) && v.state === "registering";
+}
+
+/** Sanctions about the viewer (including cancelled ones), newest first. */
+export function ownSanctions(v: TournamentView): SanctionRecord[] {
+  return v.sanctions.filter((r) => r.player !== null && r.player === v.you.id).sort((a, b) => b.id - a.id);
+}
+
+/** Public notices (通报) still in force, newest first. */
+export function publicNotices(v: TournamentView): SanctionRecord[] {
+  const seen = new Set<number>();
+  const out: SanctionRecord[] = [];
+  for (const r of [...v.notices, ...v.sanctions.filter((x) => x.public && x.cancelled === null)]) {
+    if (seen.has(r.id)) continue;
+    seen.add(r.id);
+    out.push(r);
+  }
+  return out.sort((a, b) => b.id - a.id);
+}
+
+/** The points a sanction takes away, as shown: "−10", or "" when none. */
+export function pointsText(r: SanctionRecord): string {
+  return r.points ? `−${r.points}` : "";
+}
+
+/** The time shown for the next session in a list: its scheduled start, or null (the organiser starts it). */
+export function summaryNext(s: TournamentSummary): number | null {
+  return typeof s.next_start === "number" ? s.next_start : null;
+}
+
+/** A scheduled instance open for sign-up: registration open and a start time on the clock. */
+export function openForSignUp(s: TournamentSummary, nowSec: number): boolean {
+  return s.state === "registering" && typeof s.next_start === "number" && s.next_start > nowSec && s.players < s.max_players;
+}
