@@ -55,6 +55,7 @@ NOT_QUEUED = "lobby/not_queued"
 CHAT_TOO_FAST = "chat/too_fast"
 CHAT_BAD = "chat/bad_text"
 NO_TOURNAMENT = "lobby/no_tournament"
+TOO_MANY = "lobby/too_many_tournaments"
 
 # Commands the server hands to the player's room as they are (rooms.room validates their fields).
 ROOM_COMMANDS = frozenset(("sit", "ready", "start", "add_bot", "remove_bot", "kick", "leave", "host", "act",
@@ -95,6 +96,7 @@ class Settings:
     quick_config: dict = field(default_factory=lambda: {"hands": 4})  # RoomConfig fields for quick matches
     quick_wait: float = 20.0  # default seconds before bots fill a quick-match table
     bot_policies: dict | None = None  # level -> choose(view); None: rooms' bot modules (tests pass their own)
+    max_organised: int = 5  # tournaments a player may organise at once (not yet finished or cancelled)
     linger: float = 3600.0  # a finished or cancelled tournament stays listed (and its ranking viewable) this long
     table_config: dict = field(default_factory=dict)  # RoomConfig fields every tournament table gets (tests: fast bots)
     # Scheduled events (rooms.tournament.series): every ``every`` seconds a one-session tournament of
@@ -585,6 +587,9 @@ class App:
         if "starts" in cfg and isinstance(cfg["starts"], list):
             cfg["starts"] = tuple(cfg["starts"])
         config = TournamentConfig.from_dict(cfg)  # TournamentError tournament/bad_config
+        mine = sum(1 for x in self.tournaments.values() if x.t.organiser == pid and not x.t.over)
+        if mine >= self.settings.max_organised:
+            raise ProtocolError(TOO_MANY, f"you already organise {mine} tournaments that are not over")
         t = Tournament.create("t" + secrets.token_hex(4), config, pid, referee, secrets.token_bytes(32), self.now())
         task = await self.add_tournament(t, pid)
         self.follow(pid, task, conn, req)

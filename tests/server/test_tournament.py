@@ -288,3 +288,20 @@ async def test_stop_win_and_suspension_reach_the_table(tmp_path):
         assert gone not in [x["player"] for x in v["standings"]] and v["suspended"] == [gone]
     finally:
         await stop(server)
+
+
+async def test_an_organiser_runs_at_most_five_tournaments_at_once(tmp_path):
+    server = await start(str(tmp_path / "t.db"))
+    try:
+        c = await server.client(name="Busy")
+        for i in range(5):
+            r = await c.request({"t": "tournament_create", "config": {"name": f"Cup {i}"}})
+            assert r["t"] == "tournament", r
+        r = await c.request({"t": "tournament_create", "config": {"name": "Cup 6"}})
+        assert r["code"] == "lobby/too_many_tournaments", r
+        first = next(iter(server.app.tournaments))
+        assert (await c.request({"t": "tournament_cmd", "tournament": first, "cmd": {"t": "cancel"}}))["t"] == "ok"
+        r = await c.request({"t": "tournament_create", "config": {"name": "Cup 6"}})
+        assert r["t"] == "tournament", r
+    finally:
+        await stop(server)
