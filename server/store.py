@@ -12,6 +12,7 @@ import hashlib
 import json
 import sqlite3
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import aiosqlite
@@ -106,18 +107,12 @@ class Store:
     def _add_room_sync(self, code: str, config: dict, created_by: str | None, entries: list) -> int:
         con = self.db._conn
         now = time.time()
-        con.execute("BEGIN IMMEDIATE")
-        try:
+        with _transaction(con):
             cur = con.execute("INSERT INTO rooms (code, config, created_by, created_at) VALUES (?, ?, ?, ?)",
                               (code, dumps(config), created_by, now))
-            room_id = cur.lastrowid
             con.executemany("INSERT INTO actions (room_id, n, entry, at) VALUES (?, ?, ?, ?)",
-                            [(room_id, i, dumps(e), now) for i, e in enumerate(entries)])
-            con.execute("COMMIT")
-        except BaseException:
-            _rollback_sync(con)
-            raise
-        return room_id
+                            [(cur.lastrowid, i, dumps(e), now) for i, e in enumerate(entries)])
+        return cur.lastrowid
 
     async def open_rooms(self) -> list[dict]:
         """Every room that was not closed, with its config and whole log, for recovery."""
@@ -247,19 +242,11 @@ class Store:
 
     def _add_tournament_sync(self, code: str, created_by: str | None, entries: list) -> int:
         con = self.db._conn
-        now = time.time()
-        con.execute("BEGIN IMMEDIATE")
-        try:
+        with _transaction(con):
             cur = con.execute("INSERT INTO tournaments (code, created_by, created_at) VALUES (?, ?, ?)",
-                              (code, created_by, now))
-            tid = cur.lastrowid
-            con.executemany("INSERT INTO tournament_log (tournament_id, n, entry, at) VALUES (?, ?, ?, ?)",
-                            [(tid, i, dumps(e), now) for i, e in enumerate(entries)])
-            con.execute("COMMIT")
-        except BaseException:
-            _rollback_sync(con)
-            raise
-        return tid
+                              (code, created_by, time.time()))
+            self._append_tournament(con, cur.lastrowid, 0, entries, [])
+        return cur.lastrowid
 
     async def write_tournament(self, tid: int, start: int, entries: list,
                                tables: list[tuple[str, str]] = ()) -> None:
@@ -269,17 +256,16 @@ class Store:
 
     def _write_tournament_sync(self, tid: int, start: int, entries: list, tables: list) -> None:
         con = self.db._conn
+        with _transaction(con):
+            self._append_tournament(con, tid, start, entries, tables)
+
+    @staticmethod
+    def _append_tournament(con: sqlite3.Connection, tid: int, start: int, entries: list, tables: list) -> None:
         now = time.time()
-        con.execute("BEGIN IMMEDIATE")
-        try:
-            con.executemany("INSERT INTO tournament_log (tournament_id, n, entry, at) VALUES (?, ?, ?, ?)",
-                            [(tid, start + i, dumps(e), now) for i, e in enumerate(entries)])
-            con.executemany("INSERT INTO tournament_tables (tournament_id, table_key, room) VALUES (?, ?, ?)",
-                            [(tid, key, room) for key, room in tables])
-            con.execute("COMMIT")
-        except BaseException:
-            _rollback_sync(con)
-            raise
+        con.executemany("INSERT INTO tournament_log (tournament_id, n, entry, at) VALUES (?, ?, ?, ?)",
+                        [(tid, start + i, dumps(e), now) for i, e in enumerate(entries)])
+        con.executemany("INSERT INTO tournament_tables (tournament_id, table_key, room) VALUES (?, ?, ?)",
+                        [(tid, key, room) for key, room in tables])
 
     async def open_tournaments(self) -> list[dict]:
         """Every tournament not closed, with its log and its tables' rooms, for recovery."""
@@ -306,6 +292,18 @@ class Store:
             "SELECT a.entry FROM actions a JOIN rooms r ON r.id = a.room_id WHERE r.code = ? ORDER BY a.n",
             (code,))).fetchall()
         return [json.loads(row["entry"]) for row in rows]
+
+
+@contextmanager
+def _transaction(con: sqlite3.Connection):
+    """BEGIN IMMEDIATE … COMMIT, rolled back if anything in it fails."""
+    con.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+        con.execute("COMMIT")
+    except BaseException:
+        _rollback_sync(con)
+        raise
 
 
 def _rollback_sync(con: sqlite3.Connection) -> None:
