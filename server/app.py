@@ -237,6 +237,14 @@ class App:
         for pid in new - old:
             self.where[pid] = task
 
+    async def display_names(self, ids: set[str]) -> dict[str, str]:
+        """Player id -> display name: from the live connections, else from the database."""
+        out = {pid: self.conns[pid].name for pid in ids if pid in self.conns and self.conns[pid].name}
+        missing = ids - out.keys()
+        if missing:
+            out.update(await self.store.player_names(missing))
+        return out
+
     # -- sending -------------------------------------------------------------------------------
 
     def deliver(self, pid: str, msg: dict) -> None:

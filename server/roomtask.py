@@ -218,14 +218,7 @@ class RoomTask:
         for s in self.room.info(False)["seats"]:
             if s is not None and s["bot"] is None:
                 ids.add(s["id"])
-        missing = ids - self.names.keys()
-        for pid in list(missing):
-            conn = self.app.conns.get(pid)
-            if conn is not None and conn.name:
-                self.names[pid] = conn.name
-                missing.discard(pid)
-        if missing:
-            self.names.update(await self.app.store.player_names(missing))
+        self.names.update(await self.app.display_names(ids - self.names.keys()))
         if self.summary is not None:
             self.summary["names"] = self._names_of(self.summary["seats"], ())
 

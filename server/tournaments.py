@@ -140,14 +140,7 @@ class TournamentTask:
                 self.app.deliver(pid, {"t": "tournament", "tournament": self.view(pid)})
 
     async def learn_names(self) -> None:
-        ids = {i for i in self.t.participants() if i not in self.names}
-        for pid in list(ids):
-            conn = self.app.conns.get(pid)
-            if conn is not None and conn.name:
-                self.names[pid] = conn.name
-                ids.discard(pid)
-        if ids:
-            self.names.update(await self.app.store.player_names(ids))
+        self.names.update(await self.app.display_names(set(self.t.participants()) - self.names.keys()))
 
     def view(self, pid: str) -> dict:
         """The core's view for ``pid`` with ``names`` (player id -> display name); the organiser and
