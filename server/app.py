@@ -684,6 +684,12 @@ class App:
             return 200, {"ok": True, "rooms": len(self.rooms), "connections": len(self.conns)}
         if parts == ["api", "rooms"]:
             return 200, {"rooms": [r.summary for r in self.rooms.values() if r.summary is not None][:100]}
+        if parts == ["api", "tournaments"]:
+            return 200, {"tournaments": [t.summary for t in self.tournaments.values()][:100]}
+        if len(parts) == 3 and parts[:2] == ["api", "tournaments"] and parts[2] in self.tournaments:
+            task = self.tournaments[parts[2]]
+            await task.learn_names()
+            return 200, task.view(None)  # what anybody may see: public notices, no private sanction
         if len(parts) == 3 and parts[:2] == ["api", "matches"] and parts[2].isdigit() and len(parts[2]) < 12:
             m = await self.replay_file(int(parts[2]))
             if m is not None:

@@ -5,6 +5,7 @@ the match records the players received and checked against the server's."""
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 
 from tests.server.client import play
@@ -286,6 +287,16 @@ async def test_stop_win_and_suspension_reach_the_table(tmp_path):
         assert all(h["winner"] != seat_of[gone] for h in rec["hands"])  # the stand-in never wins
         v = await wait_view(ref, lambda v: v["state"] == "finished")
         assert gone not in [x["player"] for x in v["standings"]] and v["suspended"] == [gone]
+        # Anybody may read the standings over HTTP: the public 停赛 is there, the private 停和 is not.
+        from tests.server.test_quick import fetch
+
+        status, kind, body = await asyncio.to_thread(fetch, f"http://127.0.0.1:{server.port}/api/tournaments/{tid}")
+        public = json.loads(body)
+        assert status == 200 and kind.startswith("application/json")
+        assert public["standings"] == v["standings"] and public["names"][blocked] == "S1"
+        assert [x["kind"] for x in public["sanctions"]] == ["suspend"]
+        status, _, body = await asyncio.to_thread(fetch, f"http://127.0.0.1:{server.port}/api/tournaments")
+        assert status == 200 and tid in [x["id"] for x in json.loads(body)["tournaments"]]
     finally:
         await stop(server)
 
