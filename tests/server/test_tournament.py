@@ -316,3 +316,32 @@ async def test_an_organiser_runs_at_most_five_tournaments_at_once(tmp_path):
         assert r["t"] == "tournament", r
     finally:
         await stop(server)
+
+
+async def test_time_up_voids_the_hand_in_play(tmp_path):
+    """R98 第六条四: when the session's time runs out the hand in play is void and the table's match
+    ends; the session's scores stand on the hands finished before."""
+    server = await start(str(tmp_path / "t.db"))
+    try:
+        ps = [await server.client(name=f"V{i}") for i in range(4)]
+        r = await ps[0].request({"t": "tournament_create", "config": {
+            "name": "Timed Cup", "hands": 4, "time_limit": 1, "starts": [int(server.app.now()) + 1]}})
+        tid = r["tournament"]["id"]
+        for c in ps:
+            assert (await c.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "register"}}))["t"] == "ok"
+            assert (await c.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "checkin"}}))["t"] == "ok"
+        await ps[0].wait_for(lambda m: m.get("t") == "tournament_event" and m["event"] == "table_started", timeout=15)
+        # Nobody has played a tile when the minute runs out (on the tournament's clock).
+        ttask = server.app.tournaments[tid]
+        real = server.app.now
+        ttask.clock = lambda: real() + 61
+        ttask.put(("tick",))
+        ends = [await c.wait_for(lambda m: m.get("t") == "match_result", timeout=15) for c in ps]
+        rec = ends[0]["record"]
+        assert [h["void"] for h in rec["hands"]] == [True] and rec["scores"] == [0, 0, 0, 0]
+        v = await wait_view(ps[0], lambda v: v["state"] == "finished")
+        table = v["sessions"][0]["tables"][0]
+        assert table["time_up"] and [s["score"] for s in table["seats"]] == [500] * 4
+        assert sorted(s["std12"] for s in table["seats"]) == [21] * 4  # all tied: 1.75 each
+    finally:
+        await stop(server)
