@@ -217,7 +217,7 @@ class FanBot:
         keep = [p for v, p in rated if v <= best + margin]
 
         tiles = seen.hand
-        # The discards on offer (after 报听 only the drawn tile); never a ready declaration.
+        # The discards on offer (after 报听 only the drawn tile); a declaration is decided below.
         kinds = sorted({a["tile"] for a in legal if a["a"] == "discard" and not a.get("ready")})
         ready = {}  # discard -> wait value, for discards that leave the hand ready
         if shanten(tiles, len(melds)) <= 0:
@@ -247,7 +247,9 @@ class FanBot:
 
         if winning:
             choice = max(winning, key=lambda t: (winning[t], -self._risk(seen, t), self.rng.random()))
-            return {"a": "discard", "tile": choice}
+            # 大众馆 (decisions.md: 听): declaring costs nothing a ready bot would use and adds its fan.
+            declare = {"a": "discard", "tile": choice, "ready": True}
+            return declare if declare in legal else {"a": "discard", "tile": choice}
         cands = [t for t in kinds if eff[t] == target]
         scored = []
         for t in cands:

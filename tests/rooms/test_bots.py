@@ -94,6 +94,15 @@ def test_fan_bot_wins_on_a_dealt_complete_hand_and_on_a_discard():
     assert type(bot.choose(view(t.state, 1))) is Win
 
 
+def test_fan_bot_declares_ready_where_the_room_counts_it():
+    # The dealer holds 123m 456m 789m 234p 5p + W: discarding W leaves a ready hand (5p single wait).
+    dazhong = Rules(flowers=False, min_fan=0, declare_ready=True, declared_ready_points=1)
+    for rules, declared in ((dazhong, True), (Rules(flowers=False), False)):
+        t = Table(["123456789m2345pW", "", "", ""], rules=rules)
+        action = FanBot(random.Random(0), min_fan=rules.min_fan).choose(view(t.state, 0))
+        assert action == Discard(parse_tiles("W")[0], ready=declared)
+
+
 def test_fan_bot_claims_when_it_helps_and_passes_otherwise():
     rules = Rules(flowers=False)
     # Seat 1 holds 12m 456m 789m: the chow of the dealer's 3m completes 清龙's three chows.
