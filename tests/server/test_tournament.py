@@ -281,8 +281,10 @@ async def test_stop_win_and_suspension_reach_the_table(tmp_path):
         seat = room.info()["seats"][seat_of[gone]]
         assert seat["substitute"] and seat["no_win"] and seat["replaces"] == gone
 
+        # The suspended player only watches now (a prompt it answered late would be refused).
         results = await asyncio.gather(*(play(c, rng, lambda m: m.get("t") == "match_result", timeout=90)
-                                         for c in ps))
+                                         for c in ps if c is not ps[2]),
+                                       ps[2].wait_for(lambda m: m.get("t") == "match_result", timeout=90))
         rec = results[0]["record"]
         assert all(h["winner"] != seat_of[gone] for h in rec["hands"])  # the stand-in never wins
         v = await wait_view(ref, lambda v: v["state"] == "finished")
