@@ -51,6 +51,12 @@ def _hint(melds, concealed, rules, seat_wind, prevalent, flowers, declared, bloc
 
 @lru_cache(maxsize=8192)
 def _waits(melds, standing, rules: Rules, ctx: WinContext, declared: bool, blocked: bool) -> list:
+    if shanten(standing, len(melds)) > 0:
+        return []  # not ready: no tile completes it (saves wait_scores trying all 34 kinds)
+    return _score_waits(melds, standing, rules, ctx, declared, blocked)
+
+
+def _score_waits(melds, standing, rules: Rules, ctx: WinContext, declared: bool, blocked: bool) -> list:
     out = []
     for tile, sc in wait_scores(Hand(melds, standing), ctx).items():
         if sc is None:

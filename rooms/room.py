@@ -35,9 +35,11 @@ from game.actions import (
     to_dict as action_dict,
     with_seq,
 )
-from game.hints import hint_of_view
+from game.hand import Meld
+from game.hints import hint, hint_of_view
 from game.rules import Rules
 from game.state import CLAIM as HAND_CLAIM
+from game.state import OVER as HAND_OVER
 from game.state import auto_action
 from rooms import clock, errors as E
 from rooms.config import BOT_LEVELS, RoomConfig
@@ -180,6 +182,7 @@ class Room:
         self._policies = dict(bot_policies or {})
         self._bots: dict[str, Callable] = {}  # level -> choose, built with the room's rules
         self._hint_sent: dict[str, object] = {}  # player -> the hint last sent (sent again only when it changes)
+        self._hint_memo: dict[int, tuple] = {}  # seat -> (inputs, hint) of the last _seat_hint
         self._log: list[dict] = []
         self.rseq = 0
         self.last_now = float("-inf")
@@ -681,19 +684,28 @@ class Room:
     def _room_msgs(self) -> list[Outbound]:
         return self._broadcast({"t": "room", "room": self.info(True)})
 
-    def _game_msg(self, events: list, player: int | None) -> dict:
+    def _game_msg(self, events: list, player: int | None, clock: dict | None = None) -> dict:
         projected = [x for x in (gm.project(ev, player) for ev in events) if x is not None]
         legal = self._legal(player)
         # "seq": what an answer must carry (the window's during a claim window).
         seq = None if self.phase != PLAYING else self.window.seq if self.window is not None else self.match.seq
         return self._msg({"t": "game", "events": projected, "legal": [action_dict(a) for a in legal],
-                          "to_act": bool(legal), "seq": seq, "clock": self._clock()})
+                          "to_act": bool(legal), "seq": seq, "clock": self._clock() if clock is None else clock})
 
     def _game_msgs(self, events: list) -> list[Outbound]:
         out = []
+        clock = None
+        watching = None  # spectators all get the same message: built once
         for m in self._recipients():
-            msg = self._game_msg(events, m.seat if self.phase == PLAYING else None)
-            out.append(Outbound(m.id, self._add_hint(m, msg)))
+            if clock is None:
+                clock = self._clock()  # the same for every recipient (shared: messages are not changed)
+            player = m.seat if self.phase == PLAYING else None
+            if player is None:
+                if watching is None:
+                    watching = self._game_msg(events, None, clock)
+                out.append(Outbound(m.id, watching))
+                continue
+            out.append(Outbound(m.id, self._add_hint(m, self._game_msg(events, player, clock))))
         return out
 
     def _hints_for(self, m: Member) -> bool:
@@ -706,11 +718,44 @@ class Room:
         computed from the seat's own view only, so it tells nothing the seat cannot see."""
         if not self._hints_for(m):
             return msg
-        h = hint_of_view(self._view(m.seat), self.rules)
+        h = self._seat_hint(m.seat)
         last = self._hint_sent.get(m.id, _UNSENT)
         if force or not (h is last or h == last):
             self._hint_sent[m.id] = msg["hint"] = h
         return msg
+
+    def _seat_hint(self, player: int) -> dict | None:
+        """``hint_of_view(self._view(player), self.rules)``, read from the state without building the
+        view (a whole view per message was most of the room's CPU). tests/rooms/test_hints.py checks
+        that the two agree."""
+        w = self.window
+        if w is not None:  # window_view: the match before the discard, with the discard taken out
+            hand = w.before.hand
+            s = w.before.seat_of(player)
+            concealed = hand.concealed[s]
+            if player == w.player:
+                concealed = list(concealed)
+                concealed.remove(w.tile)
+            declared = hand.declared[s] or (s == w.seat and w.kind == DISCARD and w.ready)
+            # 停和 imposed during the window shows at once (_view)
+            blocked = (self.match.hand if self.match.phase == gm.PLAYING else hand).blocked[s]
+        else:
+            hand = self.match.hand
+            if hand.phase == HAND_OVER:
+                return None
+            s = self.match.seat_of(player)
+            concealed, declared, blocked = hand.concealed[s], hand.declared[s], hand.blocked[s]
+        # A seat's hint changes only with its tiles: most messages find the last one's inputs again.
+        key = (tuple(concealed), hand.melds[s], (s - hand.dealer) % 4, hand.prevalent, len(hand.flowers[s]),
+               declared, blocked)
+        last = self._hint_memo.get(player)
+        if last is not None and last[0] == key:
+            return last[1]
+        melds = tuple(Meld(x.kind, x.tile, x.concealed) for x in key[1])
+        h = hint(melds, key[0], rules=self.rules, seat_wind=key[2], prevalent=key[3], flowers=key[4],
+                 declared=declared, blocked=blocked)
+        self._hint_memo[player] = (key, h)
+        return h
 
     def _legal(self, player: int | None) -> tuple:
         if player is None or self.phase != PLAYING:

@@ -32,7 +32,7 @@ from rooms.tournament.tournament import Tournament
 from rooms.types import ROOM_TYPES
 from server import accounts, codec, gctune
 from server.codec import BAD_FIELD, UNKNOWN_TYPE, ProtocolError
-from server.conn import Conn
+from server.conn import Conn, IdleTimer
 from server.http import make_process_request
 from server.roomtask import CHAT_MAX, RoomTask, next_item
 from server.store import Store
@@ -87,7 +87,7 @@ class Limits:
     ping_interval: float | None = 20.0
     ping_timeout: float | None = 20.0
     close_timeout: float = 5.0
-    gc_every: float = 600.0  # a full collection, then gc.freeze(), this often (server.gctune)
+    gc_every: float = 600.0  # a full collection, then gc.freeze(), this often (server.gctune; young ones: 25 ms)
 
 
 @dataclass
@@ -177,9 +177,7 @@ class App:
         log.info("stopped; %d rooms saved", len(rooms))
 
     async def housekeeping(self) -> None:
-        while True:
-            await asyncio.sleep(self.limits.gc_every)
-            gctune.sweep()
+        await gctune.run(self.limits.gc_every)
 
     async def recover(self) -> None:
         """Rebuild every room that was not closed from its log; its members reconnect with their tokens."""
@@ -268,26 +266,30 @@ class App:
 
     async def handler(self, ws) -> None:
         conn = Conn(ws, self.limits, self.loop.time())
+        idle = IdleTimer(self.loop, lambda: self.limits.idle_timeout if conn.player else self.limits.signin_timeout)
         try:
             while True:
-                timeout = self.limits.idle_timeout if conn.player else self.limits.signin_timeout
+                idle.wait()
                 try:
-                    async with asyncio.timeout(timeout):
-                        frame = await ws.recv()
-                except TimeoutError:
+                    frame = await ws.recv()
+                except asyncio.CancelledError:
+                    if not idle.fired or asyncio.current_task().uncancel() > 0:
+                        raise  # not (only) the idle timer: the server is stopping
                     await conn.close(CLOSE_IDLE, "idle" if conn.player else "no sign-in")
                     return
+                idle.waiting = False
                 await self.on_frame(conn, frame)
                 if conn.closed:
                     return
         except ConnectionClosed:
             pass
         finally:
+            idle.stop()
             self.on_close(conn)
 
     def on_close(self, conn: Conn) -> None:
         conn.closed = True
-        conn.writer.cancel()
+        conn.stop_writer()
         pid = conn.player
         if pid is None or self.conns.get(pid) is not conn:
             return  # not signed in, or already replaced by a newer connection

@@ -103,10 +103,13 @@ def _check(x, depth: int) -> None:
     raise ProtocolError(BAD_MESSAGE, f"values of type {tx.__name__} are not allowed")
 
 
+_pack = msgpack.Packer(use_bin_type=True).pack  # packb builds a Packer per call: a third slower
+
+
 def encode(msg: dict, encoding: str) -> bytes | str:
     if encoding == TEXT:
         return json.dumps(msg, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    return msgpack.packb(msg, use_bin_type=True)
+    return _pack(msg)
 
 
 def error(code: str, message: str, **extra) -> dict:

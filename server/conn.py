@@ -1,13 +1,22 @@
-"""One websocket connection: its encoding, rate limit and bounded outgoing queue.
+"""One websocket connection: its encoding, rate limit and outgoing messages.
 
-The writer task is the only sender on the socket. Messages wait in a bounded queue; a client that lets
-it fill up is cut off (the transport is aborted) rather than buffered without end.
+A message goes straight to the socket when nothing is waiting before it and the socket's buffer holds
+at most ``Limits.write_limit`` bytes (a task and a queue per message cost more than the game did). Past
+that, messages wait in a bounded queue that a writer task sends as the client reads; a client that
+lets the queue fill up (``Limits.out_queue`` messages) is cut off (the transport is aborted) rather than
+buffered without end. The kernel's own send buffer is capped at ``write_limit`` too, so what a client
+that does not read can hold is set by the limits, not by the kernel's buffer sizing (megabytes on
+loopback).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import socket
+from collections import deque
+
+from websockets.protocol import OPEN
 
 from server import codec
 
@@ -31,6 +40,43 @@ class TokenBucket:
         return False
 
 
+class IdleTimer:
+    """Cancels the reading task when it has waited ``timeout()`` seconds for a frame (the caller tells
+    this from another cancellation by ``fired``). One timer per connection, re-armed only when it
+    fires: a frame just records when the wait for the next one began. A new ``asyncio.timeout`` per
+    frame cost a timer, a context and two heap operations among ~20,000 timers every time."""
+
+    __slots__ = ("loop", "task", "timeout", "since", "waiting", "fired", "handle")
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, timeout):
+        self.loop = loop
+        self.task = asyncio.current_task()
+        self.timeout = timeout  # () -> seconds; read when the timer fires
+        self.since = loop.time()  # when the current wait began
+        self.waiting = False
+        self.fired = False
+        self.handle = loop.call_at(self.since + timeout(), self._check)
+
+    def wait(self) -> None:
+        """Call just before awaiting a frame; set ``waiting`` False once it came."""
+        self.since = self.loop.time()
+        self.waiting = True
+
+    def _check(self) -> None:
+        now = self.loop.time()
+        due = self.since + self.timeout()
+        if self.waiting and now >= due:
+            self.fired, self.handle = True, None
+            self.task.cancel()
+        else:  # a frame came meanwhile, or one is being handled (its wait has not begun): later
+            self.handle = self.loop.call_at(due if self.waiting else now + self.timeout(), self._check)
+
+    def stop(self) -> None:
+        if self.handle is not None:
+            self.handle.cancel()
+            self.handle = None
+
+
 class Conn:
     def __init__(self, ws, limits, now: float):
         self.ws = ws
@@ -41,24 +87,83 @@ class Conn:
         self.bucket = TokenBucket(limits.rate, limits.burst, now)
         self.chat = TokenBucket(limits.chat_rate, limits.chat_burst, now)
         self.refused = 0  # frames refused by the rate limit in a row
-        self.queue: asyncio.Queue = asyncio.Queue(limits.out_queue)
+        self.queue: deque = deque()  # encoded messages the socket could not take yet (at most out_queue)
+        self.corked: list | None = None  # encoded messages held back until uncork()
+        self.writer: asyncio.Task | None = None  # sends the queue; runs only while it is not empty
         self.n = 0  # room messages pushed on this connection: 1, 2, 3... (a gap means ask for a snapshot)
         self.closed = False
         self.close_reason = ""
-        self.writer = asyncio.get_running_loop().create_task(self._write())
+        transport = ws.transport
+        sock = transport.get_extra_info("socket") if transport is not None else None
+        if sock is not None:
+            try:
+                sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, limits.write_limit)
+            except OSError:  # pragma: no cover - not a TCP socket
+                pass
 
     def __repr__(self) -> str:
         return f"<Conn {self.player or '-'} {self.ws.remote_address}>"
 
     def send(self, msg: dict, encoding: str | None = None) -> None:
-        """Queue a message; a full queue means the client cannot keep up: cut it off."""
+        """Send a message, or queue it behind the ones waiting; a full queue means the client cannot keep
+        up: cut it off."""
         if self.closed:
             return
-        try:
-            self.queue.put_nowait(codec.encode(msg, encoding or self.encoding))
-        except asyncio.QueueFull:
+        data = codec.encode(msg, encoding or self.encoding)
+        if self.corked is not None:
+            self.corked.append(data)
+            return
+        ws = self.ws
+        if not self.queue:
+            if ws.transport.get_write_buffer_size() <= self.limits.write_limit:
+                if ws.protocol.state is OPEN:  # else it is closing: the reader notices and cleans up
+                    self._frame(data)
+                    ws.send_data()
+                return
+        self._enqueue(data)
+
+    def _frame(self, data) -> None:
+        if type(data) is str:
+            self.ws.protocol.send_text(data.encode())
+        else:
+            self.ws.protocol.send_binary(data)
+
+    def cork(self) -> None:
+        """Hold what is sent until ``uncork``, which writes it to the socket at once: an action's update
+        and its ``ok`` leave in one write (one system call) instead of two."""
+        if self.corked is None:
+            self.corked = []
+
+    def uncork(self) -> None:
+        frames, self.corked = self.corked, None
+        if not frames or self.closed:
+            return
+        ws = self.ws
+        transport = ws.transport
+        if self.queue or transport.get_write_buffer_size() > self.limits.write_limit:
+            for data in frames:
+                if not self.closed:
+                    self._enqueue(data)
+            return
+        if ws.protocol.state is not OPEN:
+            return
+        for data in frames:
+            self._frame(data)
+        chunks = ws.protocol.data_to_send()
+        data = b"".join(chunks)
+        if data:
+            transport.write(data)
+        if not all(chunks) and transport.can_write_eof():  # pragma: no cover - an end of stream (closing)
+            transport.write_eof()
+
+    def _enqueue(self, data) -> None:
+        if len(self.queue) >= self.limits.out_queue:
             log.info("%r: outgoing queue full, disconnecting", self)
             self.abort("too slow")
+            return
+        self.queue.append(data)
+        if self.writer is None:
+            self.writer = asyncio.get_running_loop().create_task(self._write())
 
     def push(self, msg: dict, encoding: str | None = None) -> None:
         """A room message: numbered per connection."""
@@ -68,23 +173,31 @@ class Conn:
         self.send({**msg, "n": self.n}, encoding)
 
     async def _write(self) -> None:
+        """Send the queue in order, each message once the socket's buffer has room (``ws.send`` waits)."""
         try:
-            while True:
-                data = await self.queue.get()
-                if data is None:  # close(): everything before it is sent
-                    return
-                await self.ws.send(data)
+            while self.queue:
+                await self.ws.send(self.queue[0])
+                self.queue.popleft()
         except asyncio.CancelledError:
             raise
         except Exception:  # the socket is closing; the reader notices and cleans up
-            pass
+            self.queue.clear()
+        finally:
+            if self.writer is asyncio.current_task():
+                self.writer = None
+
+    def stop_writer(self) -> None:
+        if self.writer is not None:
+            self.writer.cancel()
+            self.writer = None
 
     def abort(self, reason: str) -> None:
         if self.closed:
             return
         self.closed = True
         self.close_reason = reason
-        self.writer.cancel()
+        self.stop_writer()
+        self.queue.clear()
         transport = self.ws.transport
         if transport is not None:
             transport.abort()
@@ -95,12 +208,9 @@ class Conn:
             return
         self.closed = True
         self.close_reason = reason
-        try:
-            self.queue.put_nowait(None)
-            async with asyncio.timeout(self.limits.close_timeout):
-                await self.writer
-        except Exception:  # queue full or timed out: drop the rest
-            self.writer.cancel()
+        if self.writer is not None:
+            await asyncio.wait((self.writer,), timeout=self.limits.close_timeout)
+            self.stop_writer()  # timed out: drop the rest
         try:
             async with asyncio.timeout(self.limits.close_timeout):
                 await self.ws.close(code, reason)

@@ -44,6 +44,7 @@ class Store:
         self.path = path
         self._pending: list = []  # writes waiting for the group commit (write)
         self._flusher: asyncio.Task | None = None
+        self._last_commit = float("-inf")  # loop time the last group commit started
 
     @classmethod
     async def open(cls, path: str | Path) -> Store:
@@ -56,6 +57,10 @@ class Store:
         await db.execute("PRAGMA synchronous=NORMAL")
         await db.execute("PRAGMA foreign_keys=ON")
         await db.execute("PRAGMA busy_timeout=5000")
+        # Every action dirties a page (its room's end of the log). A checkpoint every ~40 MB of WAL rather
+        # than every 4 MB copies each page once however often it was written meanwhile: about a fifth
+        # less CPU per logged row with 2,500 rooms writing (measured outside the server), fewer pauses.
+        await db.execute("PRAGMA wal_autocheckpoint=10000")  # pages
         store = cls(db, path)
         await store.migrate()
         return store
@@ -131,9 +136,10 @@ class Store:
         """Append log entries ``start, start+1, ...`` and apply match effects in one transaction.
 
         The primary key (room_id, n) makes a duplicate or out-of-order append fail loudly instead of
-        storing an action twice. Writes of several rooms that arrive together share one commit (group
-        commit: one trip to the database thread for all of them); each is its own savepoint, so one that
-        fails changes nothing and the others still land. Returns once the write is committed.
+        storing an action twice. Writes of several rooms that arrive together (or within
+        ``COMMIT_EVERY`` of the last commit) share one commit (group commit: one trip to the database
+        thread for all of them); one that fails changes nothing and the others still land (see
+        ``_write_batch_sync``). Returns once the write is committed.
         """
         fut = asyncio.get_running_loop().create_future()
         self._pending.append((room_id, start, entries, effects, fut))
@@ -142,11 +148,20 @@ class Store:
         await fut
 
     MAX_BATCH = 512  # writes per transaction
+    # At most one commit this often: under load, the writes of this long share one trip to the database
+    # thread and one commit (each alone cost more CPU than the game did); a write that comes after a
+    # quiet spell is committed at once.
+    COMMIT_EVERY = 0.002  # seconds
 
     async def _flush(self) -> None:
         """The group-commit writer: one transaction for every write queued meanwhile, until none is left."""
+        loop = asyncio.get_running_loop()
         await asyncio.sleep(0)  # let the writes of the rooms running now join this batch
         while self._pending:
+            wait = self._last_commit + self.COMMIT_EVERY - loop.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            self._last_commit = loop.time()
             batch, self._pending = self._pending[:self.MAX_BATCH], self._pending[self.MAX_BATCH:]
             try:
                 results = await self._in_thread(self._write_batch_sync, [b[:4] for b in batch])
@@ -161,10 +176,28 @@ class Store:
                     fut.set_exception(r)
 
     def _write_batch_sync(self, batch: list) -> list:
-        """On the database thread: every write in ``batch`` as a savepoint of one transaction; returns
-        None or the exception for each (the commit failing raises: then none of them landed)."""
+        """On the database thread: every write in ``batch`` in one transaction; returns None or the
+        exception for each (the commit failing raises: then none of them landed). Usually all of them
+        land, so they are tried first as one statement; if anything fails, the transaction is rolled
+        back and each write is tried again in a savepoint of its own, so that only the failing ones fail."""
         con = self.db._conn
         now = time.time()
+        try:
+            rows = [(room_id, start + i, dumps(e), now) for room_id, start, entries, _ in batch
+                    for i, e in enumerate(entries)]
+            con.execute("BEGIN IMMEDIATE")
+            try:
+                _insert_rows(con, rows)
+                for room_id, _, _, effects in batch:
+                    for effect in effects or ():
+                        _effect_sync(con, room_id, effect, now)
+                con.execute("COMMIT")
+                return [None] * len(batch)
+            except BaseException:
+                _rollback_sync(con)
+                raise
+        except Exception:
+            pass  # one of them fails: which one is found below
         out: list = []
         con.execute("BEGIN IMMEDIATE")
         try:
@@ -304,6 +337,19 @@ def _transaction(con: sqlite3.Connection):
     except BaseException:
         _rollback_sync(con)
         raise
+
+
+_ROWS_PER_INSERT = 64
+
+
+def _insert_rows(con: sqlite3.Connection, rows: list) -> None:
+    """Log rows with as few statements as possible: executemany gives up the GIL and takes it back for
+    every row, and while the event loop's thread is busy each taking back can wait up to the
+    interpreter's switch interval (5 ms), holding up every action of the group."""
+    for i in range(0, len(rows), _ROWS_PER_INSERT):
+        chunk = rows[i:i + _ROWS_PER_INSERT]
+        con.execute("INSERT INTO actions (room_id, n, entry, at) VALUES " + ",".join(["(?,?,?,?)"] * len(chunk)),
+                    [x for row in chunk for x in row])
 
 
 def _rollback_sync(con: sqlite3.Connection) -> None:

@@ -81,3 +81,33 @@ def test_hint_of_a_seats_view_and_its_cache():
     assert hint_of_view(M.view(m, None), m.rules) is None  # a spectator has no hand
     other = hint_of_view(M.view(m, 1), m.rules)
     assert other == {"waits": []}  # 13 tiles, not ready
+
+
+def test_skipping_hands_that_are_not_ready_changes_no_hint():
+    """_waits skips scoring when shanten says the hand is not ready: for ready hands of every form
+    (the generator's winning hands less their winning tile) and for the same hands with one tile
+    changed (mostly not ready), it must give what scoring all 34 kinds gives."""
+    import random
+
+    from game.fans.context import WinContext
+    from game.hints import _score_waits, _waits
+    from game.tiles import NUM_KINDS
+    from tests.support.handgen import copies, winning_hands
+
+    rng = random.Random(5)
+    ctx = WinContext(win_tile=0)
+    ready = empty = 0
+    for g in winning_hands(11, 400):
+        melds, tiles = tuple(g.hand.melds), tuple(sorted(g.hand.tiles))
+        hands = [tiles]
+        used = copies(g.hand, g.ctx)
+        for _ in range(3):
+            i, t = rng.randrange(len(tiles)), rng.randrange(NUM_KINDS)
+            if used[t] < 4:
+                hands.append(tuple(sorted(tiles[:i] + (t,) + tiles[i + 1:])))
+        for standing in hands:
+            got = _waits(melds, standing, GUOBIAO, ctx, False, False)
+            assert got == _score_waits(melds, standing, GUOBIAO, ctx, False, False), (melds, standing)
+            ready += bool(got)
+            empty += not got
+    assert ready >= 400 and empty >= 300  # ready hands and hands with no wait were both checked

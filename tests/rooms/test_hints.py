@@ -5,7 +5,7 @@ import pytest
 from game.hints import hint_of_view
 from tests.support.scripted import T, deal_scripted
 
-from tests.rooms.support import CODE, act, messages_for, new_room, tidy
+from tests.rooms.support import CODE, act, greedy, messages_for, new_room, tidy
 
 
 @pytest.fixture
@@ -92,3 +92,63 @@ def test_the_hint_switch(scripted):
 
     again = Room.replay(room.take_log())
     assert again.members["bob"].hints is False and again.members["alice"].hints is True
+
+
+@pytest.mark.parametrize("kind, seed", [("guobiao", 1), ("dazhong", 2), ("wufan", 3), ("table", 4)])
+def test_the_messages_hint_is_the_hint_of_the_seats_view(kind, seed):
+    """Room._seat_hint (what the game messages carry) reads the state directly; it must be what the
+    seat's own view gives, on turns, in claim windows (the discard taken out, 报听, 停和) and after."""
+    import random
+
+    from rooms.config import RoomConfig
+    from rooms.errors import RoomError
+    from rooms.room import Room
+
+    from tests.rooms.support import SECRET
+
+    rng = random.Random(seed)
+    pids = ["a", "b", "c", "d"]
+    now = 0.0
+    if kind == "table":
+        room = Room.create_table("t1", RoomConfig(table=True, hands=4, type="dazhong", claim_min=0), pids, CODE,
+                                 SECRET, now)
+        for pid in pids:
+            room.connect(pid, now)
+        room.system({"t": "start"}, now)
+    else:
+        room = new_room(host="a", type=kind, hands=4, claim_min=0)
+        for pid in pids[1:]:
+            room.handle(pid, {"t": "join", "code": CODE}, now)
+        for pid in pids:
+            room.handle(pid, {"t": "ready"}, now)
+    kinds = set()
+    for _ in range(5000):
+        if room.phase != "playing":
+            break
+        for p in range(4):
+            assert room._seat_hint(p) == hint_of_view(room._view(p), room.rules)
+        h = room._seat_hint(0)
+        kinds.add((room.window is not None, None if h is None else next(iter(h))))
+        now += 0.5
+        # 停和 on ready seats in claim windows (the view shows it at once; the window's base does not).
+        waiting = [p for p in range(4) if kind == "table" and room.window and room.match.phase == "playing"
+                   and not room.match.hand.blocked[room.match.seat_of(p)] and (room._seat_hint(p) or {}).get("waits")]
+        if waiting and rng.random() < 0.5:
+            try:
+                room.system({"t": "stop_win", "player": rng.choice(waiting)}, now)
+            except RoomError:
+                pass
+            continue
+        views = [(pid, room.snapshot(pid)["game"]) for pid in pids]
+        ready = [(pid, v) for pid, v in views if v["to_act"]]
+        if not ready:
+            now = max(now, room.next_deadline())
+            room.tick(now)
+            continue
+        pid, v = rng.choice(ready)
+        legal = v["legal"]
+        # Mostly toward a ready hand (greedy), so that seats wait and 停和 changes their hints.
+        a = {"a": "win"} if {"a": "win"} in legal else greedy(v) if rng.random() < 0.8 else rng.choice(legal)
+        act(room, pid, a, now)
+    assert room.phase != "playing"
+    assert {(False, "discards"), (True, "waits"), (False, None)} <= kinds  # turns, windows, between hands

@@ -1,6 +1,8 @@
 """The database: migrations in order, WAL, append-only logs that refuse gaps and repeats."""
 
+import asyncio
 import sqlite3
+import time
 
 import pytest
 
@@ -21,6 +23,7 @@ async def test_schema_and_log(tmp_path):
     try:
         (mode,) = await (await st.db.execute("PRAGMA journal_mode")).fetchone()
         assert mode == "wal"
+        assert (await (await st.db.execute("PRAGMA wal_autocheckpoint")).fetchone())[0] == 10000
         (version,) = await (await st.db.execute("PRAGMA user_version")).fetchone()
         assert version == len(S.migrations())
         assert await st.migrate() == version  # idempotent
@@ -44,6 +47,53 @@ async def test_schema_and_log(tmp_path):
     finally:
         raw.close()
     assert {"players", "rooms", "actions", "matches", "hand_results", "match_results"} <= tables
+
+
+async def test_writes_close_together_share_one_commit(tmp_path, monkeypatch):
+    st = await Store.open(tmp_path / "g.db")
+    batches = []
+    real = st._write_batch_sync
+    monkeypatch.setattr(st, "_write_batch_sync", lambda batch: batches.append(len(batch)) or real(batch))
+    st.COMMIT_EVERY = 0.3
+    try:
+        rid = await st.add_room("r00000001", {"hands": 4}, None, [{"k": "create"}])
+        t = time.monotonic()
+        await st.write(rid, 1, [{"k": "a"}])
+        assert time.monotonic() - t < 0.25  # after a quiet spell a write is committed at once
+        # Writes that come within COMMIT_EVERY of that commit wait for the next one, and share it.
+        tasks = []
+        for i in range(5):
+            tasks.append(asyncio.create_task(st.write(rid, 2 + i, [{"k": "b", "i": i}])))
+            await asyncio.sleep(0.005)
+        await asyncio.gather(*tasks)
+        assert batches == [1, 5]
+        assert await st.log_length(rid) == 7
+    finally:
+        await st.close()
+
+
+async def test_a_failing_write_fails_alone_in_its_batch(tmp_path, monkeypatch):
+    st = await Store.open(tmp_path / "g.db")
+    batches = []
+    real = st._write_batch_sync
+    monkeypatch.setattr(st, "_write_batch_sync", lambda batch: batches.append(len(batch)) or real(batch))
+    try:
+        a = await st.add_room("r00000001", {"hands": 4}, None, [{"k": "create"}])
+        b = await st.add_room("r00000002", {"hands": 4}, None, [{"k": "create"}])
+        start = {"kind": "match_start", "number": 1, "rules": {}, "seed": "1", "salt": "s", "commitment": "c",
+                 "players": ["p1", None, None, None]}
+        results = await asyncio.gather(
+            st.write(a, 1, [{"k": "first"}]), st.write(a, 1, [{"k": "again"}]), st.write(b, 1, [{"k": "x"}], [start]),
+            return_exceptions=True)
+        assert batches == [3]  # one transaction...
+        assert results[0] is None and results[2] is None  # ...in which only the duplicate failed
+        assert isinstance(results[1], sqlite3.IntegrityError)
+        logs = {r["id"]: [e["k"] for e in r["log"]] for r in await st.open_rooms()}
+        assert logs == {a: ["create", "first"], b: ["create", "x"]}
+        assert (await st.room_matches(b))[1]["commitment"] == "c"
+        assert await st.room_matches(a) == {}
+    finally:
+        await st.close()
 
 
 def test_commitment():

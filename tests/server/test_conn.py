@@ -1,0 +1,183 @@
+"""server.conn's idle timer: only the time spent waiting for a frame counts, one wait at a time."""
+
+import asyncio
+
+import msgpack
+import pytest
+
+from server.conn import IdleTimer
+
+
+async def reader(timeout: float, waits: list[float], handle: float = 0.0):
+    """Wait ``waits[i]`` for frame i (a sleep standing in for ws.recv), handle each for ``handle`` s;
+    returns how it ended: "done", or "idle" after the wait that timed out."""
+    loop = asyncio.get_running_loop()
+    idle = IdleTimer(loop, lambda: timeout)
+    try:
+        for w in waits:
+            idle.wait()
+            try:
+                await asyncio.sleep(w)
+            except asyncio.CancelledError:
+                if not idle.fired or asyncio.current_task().uncancel() > 0:
+                    raise
+                return "idle", loop.time() - idle.since
+            idle.waiting = False
+            await asyncio.sleep(handle)
+        return "done", None
+    finally:
+        idle.stop()
+
+
+async def test_a_wait_longer_than_the_timeout_is_cut_short():
+    how, waited = await reader(0.1, [0.02, 5.0])
+    assert how == "idle" and 0.1 <= waited < 1.0
+
+
+async def test_frames_that_keep_coming_keep_it_open():
+    # Twelve waits of 30 ms: 360 ms in all, each well under the 100 ms timeout.
+    assert (await reader(0.1, [0.03] * 12))[0] == "done"
+
+
+async def test_handling_a_frame_is_not_waiting():
+    # Each frame takes 150 ms to handle, longer than the timeout; the waits themselves are short.
+    assert (await reader(0.1, [0.01] * 3, handle=0.15))[0] == "done"
+
+
+async def test_another_cancellation_is_not_taken_for_idleness():
+    task = asyncio.create_task(reader(10.0, [5.0]))
+    await asyncio.sleep(0.05)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+
+
+class FakeTransport:
+    def __init__(self, ws):
+        self.ws = ws
+        self.buffered = 0  # bytes the "kernel" has not taken
+        self.aborted = False
+
+    def get_write_buffer_size(self):
+        return self.buffered
+
+    def get_extra_info(self, name, default=None):
+        return default
+
+    def write(self, data):
+        self.ws.writes.append(data)
+
+    def can_write_eof(self):
+        return True
+
+    def abort(self):
+        self.aborted = True
+
+
+class FakeWS:
+    """Frames written straight (protocol.send_binary, then send_data: one transport write per frame) or by
+    the queue's writer (send). ``wire``: (how, message) in the order they left; ``writes``: the
+    transport writes."""
+
+    remote_address = ("127.0.0.1", 0)
+
+    def __init__(self):
+        from websockets.protocol import OPEN
+
+        self.transport = FakeTransport(self)
+        self.protocol = self
+        self.state = OPEN
+        self.pending: list = []  # framed, not yet handed to the transport
+        self.writes: list = []
+        self.queued: list = []
+        self.drained = asyncio.Event()
+
+    @property
+    def wire(self):
+        out = []
+        for w in self.writes:
+            if isinstance(w, tuple):
+                out.append(w)
+                continue
+            unpacker = msgpack.Unpacker()
+            unpacker.feed(w)
+            out += [("direct", m) for m in unpacker]
+        return out
+
+    def send_binary(self, data):
+        self.pending.append(data)  # a real frame has a header; the payload is enough here
+
+    def send_text(self, data):  # pragma: no cover
+        raise AssertionError
+
+    def data_to_send(self):
+        out, self.pending = self.pending, []
+        return out
+
+    def send_data(self):
+        for data in self.data_to_send():
+            self.transport.write(data)
+
+    async def send(self, data):
+        await self.drained.wait()  # as websockets' send waits for the buffer to drain
+        self.writes.append(("queued", msgpack.unpackb(data)))
+
+
+async def test_messages_go_straight_out_until_the_socket_is_full_and_keep_their_order():
+    from server.app import Limits
+    from server.conn import Conn
+
+    ws = FakeWS()
+    conn = Conn(ws, Limits(out_queue=3, write_limit=100), 0.0)
+    conn.push({"t": "a"})
+    ws.transport.buffered = 101  # the client stopped reading
+    conn.push({"t": "b"})
+    ws.transport.buffered = 0  # room again, but "b" waits: "c" goes behind it
+    conn.push({"t": "c"})
+    assert ws.wire == [("direct", {"t": "a", "n": 1})] and len(conn.queue) == 2
+    ws.drained.set()
+    await conn.writer
+    assert ws.wire[1:] == [("queued", {"t": "b", "n": 2}), ("queued", {"t": "c", "n": 3})]
+    assert conn.writer is None and not conn.queue
+    conn.push({"t": "d"})  # the queue is empty: straight out again
+    assert ws.wire[-1] == ("direct", {"t": "d", "n": 4})
+
+
+async def test_corked_messages_leave_in_one_write_in_order():
+    from server.app import Limits
+    from server.conn import Conn
+
+    ws = FakeWS()
+    conn = Conn(ws, Limits(out_queue=3, write_limit=100), 0.0)
+    conn.cork()
+    conn.push({"t": "game"})
+    conn.send({"t": "ok"})
+    assert ws.writes == []
+    conn.uncork()
+    assert len(ws.writes) == 1 and ws.wire == [("direct", {"t": "game", "n": 1}), ("direct", {"t": "ok"})]
+    conn.send({"t": "pong"})  # uncorked: one write per message again
+    assert len(ws.writes) == 2
+    # The socket filled up meanwhile: what was corked waits in the queue, in order, behind nothing.
+    conn.cork()
+    conn.push({"t": "x"})
+    conn.push({"t": "y"})
+    ws.transport.buffered = 1000
+    conn.uncork()
+    assert len(ws.writes) == 2 and len(conn.queue) == 2
+    ws.drained.set()
+    await conn.writer
+    assert ws.wire[-2:] == [("queued", {"t": "x", "n": 2}), ("queued", {"t": "y", "n": 3})]
+
+
+async def test_a_client_whose_queue_fills_up_is_cut_off():
+    from server.app import Limits
+    from server.conn import Conn
+
+    ws = FakeWS()
+    conn = Conn(ws, Limits(out_queue=3, write_limit=100), 0.0)
+    ws.transport.buffered = 1000
+    for i in range(3):
+        conn.send({"t": "x", "i": i})
+    assert not ws.transport.aborted and len(conn.queue) == 3
+    conn.send({"t": "x", "i": 3})
+    assert ws.transport.aborted and conn.closed and conn.close_reason == "too slow"
