@@ -49,10 +49,10 @@ export class Connection {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     this.stopped = false;
-    this.setStatus("connecting");
     const ws = new WebSocket(this.url);
     ws.binaryType = "arraybuffer";
     this.ws = ws;
+    this.setStatus("connecting");
     ws.onopen = () => {
       if (this.ws !== ws) return;
       this.attempts = 0;
@@ -89,9 +89,11 @@ export class Connection {
         this.setStatus("stopped");
         return;
       }
-      this.setStatus("closed");
+      // The next attempt is scheduled before anybody hears of the close: nothing a listener does can
+      // leave the connection down for good.
       const delay = backoff(this.attempts++);
       this.timer = setTimeout(() => this.connect(), delay);
+      this.setStatus("closed");
     };
   }
 
