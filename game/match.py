@@ -184,10 +184,7 @@ def step(m: MatchState, player: int, action) -> tuple[MatchState, list[dict]]:
         return _system(m, player, action)
     if type(player) is not int or not 0 <= player < 4:
         raise ActionError(MALFORMED, f"player must be 0..3, got {player!r}")
-    if action.seq is not None and action.seq != m.seq:
-        raise ActionError(STALE, f"action answers seq {action.seq}, the match is at seq {m.seq}")
-    if m.phase == FINISHED:
-        raise ActionError(MATCH_OVER, "the match is over")
+    _check_current(m, action)
     if m.phase == PLAYING:
         hand, events = hand_state.step(m.hand, m.seat_of(player), action)
         n = m.copy()
@@ -211,6 +208,14 @@ def step(m: MatchState, player: int, action) -> tuple[MatchState, list[dict]]:
     return n, events
 
 
+def _check_current(m: MatchState, action) -> None:
+    """The action answers this moment of a match that is still on."""
+    if action.seq is not None and action.seq != m.seq:
+        raise ActionError(STALE, f"action answers seq {action.seq}, the match is at seq {m.seq}")
+    if m.phase == FINISHED:
+        raise ActionError(MATCH_OVER, "the match is over")
+
+
 def _system(m: MatchState, player, action) -> tuple[MatchState, list[dict]]:
     """StopWin and NoWin name a player; TimeUp concerns the table (``player`` None)."""
     kind = type(action)
@@ -219,10 +224,7 @@ def _system(m: MatchState, player, action) -> tuple[MatchState, list[dict]]:
             raise ActionError(MALFORMED, f"time_up concerns the table: player must be None, got {player!r}")
     elif type(player) is not int or not 0 <= player < 4:
         raise ActionError(MALFORMED, f"player must be 0..3, got {player!r}")
-    if action.seq is not None and action.seq != m.seq:
-        raise ActionError(STALE, f"action answers seq {action.seq}, the match is at seq {m.seq}")
-    if m.phase == FINISHED:
-        raise ActionError(MATCH_OVER, "the match is over")
+    _check_current(m, action)
     n = m.copy()
     events: list[dict] = []
     if kind is TimeUp:
