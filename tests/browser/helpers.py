@@ -17,14 +17,6 @@ def sign_in(page: Page, url: str, name: str) -> None:
     button = page.locator("form.name-form button[type=submit]")
     try:
         expect(button).to_be_enabled(timeout=TIMEOUT)
-    except AssertionError:
-        # Rarely (about once in a full suite run) a fresh Chromium's first socket closes and the page
-        # stays offline; a person would reload. The failure below keeps what the page did.
-        seen.append(f"reloaded after {TIMEOUT} ms offline")
-        page.reload()
-        page.fill("input[name=name]", name)
-    try:
-        expect(button).to_be_enabled(timeout=TIMEOUT)
     except AssertionError as e:
         state = page.locator("[data-testid=conn]").get_attribute("data-state")
         typed = page.input_value("input[name=name]")

@@ -54,3 +54,17 @@ def test_reload_mid_hand_resumes_the_seat(browser, server, fast, artifacts):
     _discard_once(page)
     shot(page, artifacts, "c-after-drop")
     ctx.close()
+
+
+def test_a_page_that_paints_late_still_sees_its_socket_open(browser, server, artifacts):
+    # On a busy machine the first frame can come after the socket opened (here: frames never come).
+    # The page must still show the open connection, or its sign-in button stays disabled for good.
+    ctx = browser.new_context()
+    ctx.add_init_script("window.requestAnimationFrame = () => 0;")
+    page = ctx.new_page()
+    page.goto(server.url)
+    page.fill("input[name=name]", "Late")
+    expect(page.locator("form.name-form button[type=submit]")).to_be_enabled(timeout=5_000)
+    page.click("form.name-form button[type=submit]")
+    expect(page.locator("[data-testid=conn]")).to_have_attribute("data-state", "online", timeout=5_000)
+    ctx.close()

@@ -77,12 +77,19 @@ export class App {
     this.conn.connect();
   }
 
-  subscribe(f: () => void): () => void {
+  /** Counts changes of state or preferences: a view remembers the one it rendered. */
+  version = 0;
+
+  /** ``f`` runs on every later change, and once at once if anything changed since ``seen``: a view
+   * subscribes after it rendered, and the socket may have opened in between. */
+  subscribe(f: () => void, seen: number = this.version): () => void {
     this.listeners.add(f);
+    if (this.version !== seen) f();
     return () => this.listeners.delete(f);
   }
 
   private emit(): void {
+    this.version++;
     for (const f of this.listeners) f();
   }
 

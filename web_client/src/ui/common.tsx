@@ -1,5 +1,5 @@
 import { createContext } from "preact";
-import { useContext, useEffect, useReducer, useState } from "preact/hooks";
+import { useContext, useEffect, useLayoutEffect, useReducer, useState } from "preact/hooks";
 import type { App } from "../app";
 import type { Meld } from "../game";
 import { lang, t } from "../i18n";
@@ -15,7 +15,9 @@ export function useApp(): App {
 export function useAppState() {
   const app = useApp();
   const [, force] = useReducer((x: number, _: number) => x + 1, 0);
-  useEffect(() => app.subscribe(() => force(0)), [app]);
+  const rendered = app.version;
+  // A layout effect subscribes before the first paint; ``rendered`` catches what changed even earlier.
+  useLayoutEffect(() => app.subscribe(() => force(0), rendered), [app]);
   return app.state;
 }
 

@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { App } from "../src/app";
+
+function memoryStorage(): Storage {
+  const m = new Map<string, string>();
+  return {
+    get length() { return m.size; },
+    clear: () => m.clear(),
+    getItem: (k) => m.get(k) ?? null,
+    key: (i) => [...m.keys()][i] ?? null,
+    removeItem: (k) => void m.delete(k),
+    setItem: (k, v) => void m.set(k, String(v)),
+  };
+}
+
+function newApp(): App {
+  return new App(memoryStorage(), { hash: "", protocol: "http:", host: "127.0.0.1:1" } as Location);
+}
+
+describe("App.subscribe", () => {
+  it("tells a view at once about a change made between its render and its subscription", () => {
+    const app = newApp();
+    const rendered = app.version;
+    app.setPrefs({ hint: false }); // e.g. the socket opened before the view subscribed
+    let calls = 0;
+    app.subscribe(() => calls++, rendered);
+    expect(calls).toBe(1);
+  });
+
+  it("does not call a view that is up to date until something changes, then on every change", () => {
+    const app = newApp();
+    let calls = 0;
+    const off = app.subscribe(() => calls++, app.version);
+    expect(calls).toBe(0);
+    app.setPrefs({ hint: false });
+    app.setPrefs({ hint: true });
+    expect(calls).toBe(2);
+    off();
+    app.setPrefs({ hint: false });
+    expect(calls).toBe(2);
+  });
+});
