@@ -6,7 +6,8 @@ It speaks just enough of docs/protocol.md for bench/loadgen.py's tables (guest, 
 act, leave, rematch, ping) and nothing else: no database, no rules, no validation beyond msgpack. An
 ``act`` is decoded and answered by one ~100-byte msgpack ``game`` message to each of the table's four
 seats (the next seat's copy carries the prompt, the others the actor's request id), sent with
-``websockets``' own ``broadcast``. Same websockets settings as the Guobiao server (no compression).
+``websockets``' own ``broadcast``. Same websockets settings as the Guobiao server (no compression, no
+websocket pings, TCP keepalive).
 """
 
 from __future__ import annotations
@@ -19,6 +20,8 @@ import signal
 import msgpack
 from websockets.asyncio.server import broadcast, serve
 from websockets.exceptions import ConnectionClosed
+
+from server.conn import set_keepalive
 
 packb = msgpack.Packer(use_bin_type=True).pack
 
@@ -46,6 +49,7 @@ def prompt(t: Table) -> dict:
 
 async def handler(ws) -> None:
     table: Table | None = None
+    set_keepalive(ws.transport.get_extra_info("socket"), 60, 10, 3)
     try:
         async for frame in ws:
             msg = msgpack.unpackb(frame)
@@ -102,7 +106,7 @@ async def main(port: int) -> None:
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     async with serve(handler, "127.0.0.1", port, compression=None, max_size=16 * 1024, max_queue=16,
-                     write_limit=64 * 1024, ping_interval=20.0, ping_timeout=20.0, close_timeout=5.0):
+                     write_limit=64 * 1024, ping_interval=None, close_timeout=5.0):
         await stop.wait()
 
 

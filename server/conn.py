@@ -77,6 +77,14 @@ class IdleTimer:
             self.handle = None
 
 
+def set_keepalive(sock: socket.socket, idle: int, interval: int, count: int) -> None:
+    """TCP keepalive probes: the kernel closes the connection when a silent peer stops answering."""
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+    for name, value in (("TCP_KEEPIDLE", idle), ("TCP_KEEPINTVL", interval), ("TCP_KEEPCNT", count)):
+        if hasattr(socket, name):  # Linux; elsewhere the system's defaults
+            sock.setsockopt(socket.IPPROTO_TCP, getattr(socket, name), value)
+
+
 class Conn:
     def __init__(self, ws, limits, now: float):
         self.ws = ws
@@ -98,6 +106,7 @@ class Conn:
         if sock is not None:
             try:
                 sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, limits.write_limit)
+                set_keepalive(sock, *limits.keepalive)
             except OSError:  # pragma: no cover - not a TCP socket
                 pass
 

@@ -3,6 +3,11 @@
 WAL with synchronous=NORMAL: a committed transaction survives a crash of the process (kill -9), which
 is what recovery needs; only a power cut may lose the last few. Every write is one explicit
 transaction, so a room's new log rows and the results they produce land together or not at all.
+
+Two connections: the action log is written on the event loop's own thread (``write``: a commit in WAL
+mode without fsync is a few page writes, cheaper than a trip to another thread and back, whose GIL
+hand-overs held every action up by tens of milliseconds under load); everything else, and the WAL
+checkpoints that copy the log into the database, run on aiosqlite's thread.
 """
 
 from __future__ import annotations
@@ -39,18 +44,22 @@ def migrations() -> list[tuple[int, Path]]:
 
 
 class Store:
-    def __init__(self, db: aiosqlite.Connection, path: str):
+    def __init__(self, db: aiosqlite.Connection, log_con: sqlite3.Connection, path: str):
         self.db = db
+        self.log_con = log_con  # the event loop's thread only: the action log's writes (``write``)
         self.path = path
         self._pending: list = []  # writes waiting for the group commit (write)
-        self._flusher: asyncio.Task | None = None
+        self._flush_at: asyncio.TimerHandle | asyncio.Handle | None = None
         self._last_commit = float("-inf")  # loop time the last group commit started
+        self._since_checkpoint = 0  # log rows written since the last checkpoint started
+        self._checkpointer: asyncio.Task | None = None
 
     @classmethod
     async def open(cls, path: str | Path) -> Store:
         path = str(path)
-        if path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        if path == ":memory:":
+            raise ValueError("the store needs a database file (its two connections share it)")
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
         db = await aiosqlite.connect(path, isolation_level=None)  # explicit BEGIN/COMMIT only
         db.row_factory = aiosqlite.Row
         await db.execute("PRAGMA journal_mode=WAL")
@@ -61,15 +70,37 @@ class Store:
         # than every 4 MB copies each page once however often it was written meanwhile: about a fifth
         # less CPU per logged row with 2,500 rooms writing (measured outside the server), fewer pauses.
         await db.execute("PRAGMA wal_autocheckpoint=10000")  # pages
-        store = cls(db, path)
+        store = cls(db, None, path)
         await store.migrate()
+        # The log's connection waits for the other's short write transactions (timeout) rather than fail.
+        log_con = sqlite3.connect(path, isolation_level=None, timeout=5.0)
+        # Every statement's rows are read at once: a cursor left open would keep a read transaction open.
+        log_con.execute("PRAGMA synchronous=NORMAL").fetchall()
+        log_con.execute("PRAGMA foreign_keys=ON").fetchall()
+        # Checkpoints run on aiosqlite's thread (``_checkpoint``); this one, on the loop's thread, finds
+        # the log already copied but for the last pages, and lets the next write start the WAL over.
+        log_con.execute(f"PRAGMA wal_autocheckpoint={cls.CHECKPOINT_BACKSTOP}").fetchall()
+        store.log_con = log_con
         return store
 
+    async def _one(self, sql: str, args=()):
+        """The first row of a query, or None. Read in the same trip to aiosqlite's thread as the query
+        runs: a statement still open there between trips makes another coroutine's COMMIT fail."""
+        rows = await self.db.execute_fetchall(sql, args)
+        return rows[0] if rows else None
+
     async def close(self) -> None:
+        if self._flush_at is not None:
+            self._flush_at.cancel()
+        while self._pending:
+            self._flush()
+        if self._checkpointer is not None:
+            await asyncio.gather(self._checkpointer, return_exceptions=True)
+        self.log_con.close()
         await self.db.close()
 
     async def migrate(self) -> int:
-        (version,) = await (await self.db.execute("PRAGMA user_version")).fetchone()
+        (version,) = await self._one("PRAGMA user_version")
         for number, p in migrations():
             if number <= version:
                 continue
@@ -88,8 +119,8 @@ class Store:
         )
 
     async def player_by_token(self, token: str) -> tuple[str, str] | None:
-        row = await (await self.db.execute(
-            "SELECT id, name FROM players WHERE token_hash = ?", (token_hash(token),))).fetchone()
+        row = await self._one(
+            "SELECT id, name FROM players WHERE token_hash = ?", (token_hash(token),))
         if row is None:
             return None
         await self.db.execute("UPDATE players SET last_seen = ? WHERE id = ?", (time.time(), row["id"]))
@@ -100,7 +131,7 @@ class Store:
         if not ids:
             return {}
         q = ",".join("?" * len(ids))
-        rows = await (await self.db.execute(f"SELECT id, name FROM players WHERE id IN ({q})", ids)).fetchall()
+        rows = await self.db.execute_fetchall(f"SELECT id, name FROM players WHERE id IN ({q})", ids)
         return {r["id"]: r["name"] for r in rows}
 
     # rooms and their logs
@@ -121,12 +152,12 @@ class Store:
 
     async def open_rooms(self) -> list[dict]:
         """Every room that was not closed, with its config and whole log, for recovery."""
-        rooms = await (await self.db.execute(
-            "SELECT id, code, config FROM rooms WHERE closed_at IS NULL ORDER BY id")).fetchall()
+        rooms = await self.db.execute_fetchall(
+            "SELECT id, code, config FROM rooms WHERE closed_at IS NULL ORDER BY id")
         out = []
         for r in rooms:
-            log = await (await self.db.execute(
-                "SELECT n, entry FROM actions WHERE room_id = ? ORDER BY n", (r["id"],))).fetchall()
+            log = await self.db.execute_fetchall(
+                "SELECT n, entry FROM actions WHERE room_id = ? ORDER BY n", (r["id"],))
             entries = [json.loads(row["entry"]) for row in log]
             assert [row["n"] for row in log] == list(range(len(log))), f"room {r['code']}: log has gaps"
             out.append({"id": r["id"], "code": r["code"], "config": json.loads(r["config"]), "log": entries})
@@ -137,50 +168,64 @@ class Store:
 
         The primary key (room_id, n) makes a duplicate or out-of-order append fail loudly instead of
         storing an action twice. Writes of several rooms that arrive together (or within
-        ``COMMIT_EVERY`` of the last commit) share one commit (group commit: one trip to the database
-        thread for all of them); one that fails changes nothing and the others still land (see
-        ``_write_batch_sync``). Returns once the write is committed.
+        ``COMMIT_EVERY`` of the last commit) share one commit (group commit); one that fails changes
+        nothing and the others still land (see ``_write_batch_sync``). Returns once the write is
+        committed.
         """
-        fut = asyncio.get_running_loop().create_future()
+        loop = asyncio.get_running_loop()
+        fut = loop.create_future()
         self._pending.append((room_id, start, entries, effects, fut))
-        if self._flusher is None or self._flusher.done():
-            self._flusher = asyncio.get_running_loop().create_task(self._flush())
+        if self._flush_at is None:
+            # The rooms running in this pass of the loop join the batch; so do those of the next passes
+            # until COMMIT_EVERY has gone by since the last commit.
+            wait = self._last_commit + self.COMMIT_EVERY - loop.time()
+            self._flush_at = loop.call_later(wait, self._flush) if wait > 0 else loop.call_soon(self._flush)
         await fut
 
     MAX_BATCH = 512  # writes per transaction
-    # At most one commit this often: under load, the writes of this long share one trip to the database
-    # thread and one commit (each alone cost more CPU than the game did); a write that comes after a
-    # quiet spell is committed at once.
+    # At most one commit this often: under load, the writes of this long share one commit (each alone
+    # cost more CPU than the game did); a write that comes after a quiet spell is committed at once.
     COMMIT_EVERY = 0.002  # seconds
+    CHECKPOINT_EVERY = 2000  # log rows (about a page each) between checkpoints (``_checkpoint``)
+    CHECKPOINT_BACKSTOP = 20_000  # pages (80 MiB) of WAL at which the log's own connection checkpoints
 
-    async def _flush(self) -> None:
-        """The group-commit writer: one transaction for every write queued meanwhile, until none is left."""
+    def _flush(self) -> None:
+        """The group commit, on the loop's thread: one transaction for the writes queued meanwhile."""
+        self._flush_at = None
         loop = asyncio.get_running_loop()
-        await asyncio.sleep(0)  # let the writes of the rooms running now join this batch
-        while self._pending:
-            wait = self._last_commit + self.COMMIT_EVERY - loop.time()
-            if wait > 0:
-                await asyncio.sleep(wait)
-            self._last_commit = loop.time()
-            batch, self._pending = self._pending[:self.MAX_BATCH], self._pending[self.MAX_BATCH:]
-            try:
-                results = await self._in_thread(self._write_batch_sync, [b[:4] for b in batch])
-            except BaseException as e:  # the commit failed: none of them landed
-                results = [e] * len(batch)
-            for (*_, fut), r in zip(batch, results):
-                if fut.done():
-                    continue
-                if r is None:
-                    fut.set_result(None)
-                else:
-                    fut.set_exception(r)
+        self._last_commit = loop.time()
+        batch, self._pending = self._pending[:self.MAX_BATCH], self._pending[self.MAX_BATCH:]
+        try:
+            results = self._write_batch_sync([b[:4] for b in batch])
+        except Exception as e:  # the commit failed: none of them landed
+            results = [e] * len(batch)
+        for (*_, fut), r in zip(batch, results):
+            if fut.done():
+                continue
+            if r is None:
+                fut.set_result(None)
+            else:
+                fut.set_exception(r)
+        self._since_checkpoint += sum(len(b[2]) for b in batch)
+        if self._since_checkpoint >= self.CHECKPOINT_EVERY and (self._checkpointer is None or self._checkpointer.done()):
+            self._since_checkpoint = 0
+            self._checkpointer = loop.create_task(self._checkpoint())
+        if self._pending and self._flush_at is None:
+            self._flush_at = loop.call_later(self.COMMIT_EVERY, self._flush)
+
+    async def _checkpoint(self) -> None:
+        """Copy the log's new pages into the database on aiosqlite's thread (PASSIVE: the log's writer
+        never waits for it). It always leaves the pages written while it ran, so the WAL file is not
+        started over here: the log's connection does that at CHECKPOINT_BACKSTOP pages, when its own
+        checkpoint finds only those few pages left to copy."""
+        await self._one("PRAGMA wal_checkpoint(PASSIVE)")
 
     def _write_batch_sync(self, batch: list) -> list:
-        """On the database thread: every write in ``batch`` in one transaction; returns None or the
+        """With the log's connection: every write in ``batch`` in one transaction; returns None or the
         exception for each (the commit failing raises: then none of them landed). Usually all of them
         land, so they are tried first as one statement; if anything fails, the transaction is rolled
         back and each write is tried again in a savepoint of its own, so that only the failing ones fail."""
-        con = self.db._conn
+        con = self.log_con
         now = time.time()
         try:
             rows = [(room_id, start + i, dumps(e), now) for room_id, start, entries, _ in batch
@@ -232,30 +277,30 @@ class Store:
                               (time.time(), room_id))
 
     async def log_length(self, room_id: int) -> int:
-        (n,) = await (await self.db.execute("SELECT COUNT(*) FROM actions WHERE room_id = ?", (room_id,))).fetchone()
+        (n,) = await self._one("SELECT COUNT(*) FROM actions WHERE room_id = ?", (room_id,))
         return n
 
     # matches
 
     async def room_matches(self, room_id: int) -> dict[int, dict]:
         """number -> id, seed, salt, commitment: what a recovered room task needs."""
-        rows = await (await self.db.execute(
-            "SELECT id, number, seed, salt, commitment FROM matches WHERE room_id = ?", (room_id,))).fetchall()
+        rows = await self.db.execute_fetchall(
+            "SELECT id, number, seed, salt, commitment FROM matches WHERE room_id = ?", (room_id,))
         return {r["number"]: {"id": r["id"], "seed": int(r["seed"]), "salt": r["salt"],
                               "commitment": r["commitment"]} for r in rows}
 
     async def match_id(self, room_id: int, number: int) -> int | None:
-        row = await (await self.db.execute(
-            "SELECT id FROM matches WHERE room_id = ? AND number = ?", (room_id, number))).fetchone()
+        row = await self._one(
+            "SELECT id FROM matches WHERE room_id = ? AND number = ?", (room_id, number))
         return None if row is None else row["id"]
 
     async def finished_match(self, match_id: int) -> dict | None:
         """A finished match as the replay file serves it; None if unknown or still being played (its
         seed must stay secret until the end)."""
-        row = await (await self.db.execute(
+        row = await self._one(
             "SELECT m.id, m.number, m.rules, m.seed, m.salt, m.commitment, m.players, m.started_at,"
             " m.finished_at, r.code AS room, mr.record FROM matches m JOIN rooms r ON r.id = m.room_id"
-            " JOIN match_results mr ON mr.match_id = m.id WHERE m.id = ?", (match_id,))).fetchone()
+            " JOIN match_results mr ON mr.match_id = m.id WHERE m.id = ?", (match_id,))
         if row is None:
             return None
         rec = json.loads(row["record"])
@@ -302,15 +347,15 @@ class Store:
 
     async def open_tournaments(self) -> list[dict]:
         """Every tournament not closed, with its log and its tables' rooms, for recovery."""
-        rows = await (await self.db.execute(
-            "SELECT id, code FROM tournaments WHERE closed_at IS NULL ORDER BY id")).fetchall()
+        rows = await self.db.execute_fetchall(
+            "SELECT id, code FROM tournaments WHERE closed_at IS NULL ORDER BY id")
         out = []
         for r in rows:
-            log = await (await self.db.execute(
-                "SELECT n, entry FROM tournament_log WHERE tournament_id = ? ORDER BY n", (r["id"],))).fetchall()
+            log = await self.db.execute_fetchall(
+                "SELECT n, entry FROM tournament_log WHERE tournament_id = ? ORDER BY n", (r["id"],))
             assert [row["n"] for row in log] == list(range(len(log))), f"tournament {r['code']}: log has gaps"
-            tables = await (await self.db.execute(
-                "SELECT table_key, room FROM tournament_tables WHERE tournament_id = ?", (r["id"],))).fetchall()
+            tables = await self.db.execute_fetchall(
+                "SELECT table_key, room FROM tournament_tables WHERE tournament_id = ?", (r["id"],))
             out.append({"id": r["id"], "code": r["code"], "log": [json.loads(row["entry"]) for row in log],
                         "tables": {t["table_key"]: t["room"] for t in tables}})
         return out
@@ -321,9 +366,9 @@ class Store:
 
     async def room_log(self, code: str) -> list[dict]:
         """A room's whole log by its code (closed rooms included): what a tournament table reported."""
-        rows = await (await self.db.execute(
+        rows = await self.db.execute_fetchall(
             "SELECT a.entry FROM actions a JOIN rooms r ON r.id = a.room_id WHERE r.code = ? ORDER BY a.n",
-            (code,))).fetchall()
+            (code,))
         return [json.loads(row["entry"]) for row in rows]
 
 
@@ -343,9 +388,8 @@ _ROWS_PER_INSERT = 64
 
 
 def _insert_rows(con: sqlite3.Connection, rows: list) -> None:
-    """Log rows with as few statements as possible: executemany gives up the GIL and takes it back for
-    every row, and while the event loop's thread is busy each taking back can wait up to the
-    interpreter's switch interval (5 ms), holding up every action of the group."""
+    """Log rows with as few statements as possible (each statement is a trip into SQLite that gives
+    up the GIL and takes it back)."""
     for i in range(0, len(rows), _ROWS_PER_INSERT):
         chunk = rows[i:i + _ROWS_PER_INSERT]
         con.execute("INSERT INTO actions (room_id, n, entry, at) VALUES " + ",".join(["(?,?,?,?)"] * len(chunk)),

@@ -105,3 +105,17 @@ async def test_private_room_needs_its_code(server):
     assert r["code"] == "lobby/in_room"
     assert (await b.request({"t": "leave"}))["t"] == "ok"
     assert (await b.request({"t": "join", "code": snap["info"]["invite"]}))["t"] == "ok"
+
+
+async def test_dead_peers_are_found_by_tcp_keepalive_not_websocket_pings(server):
+    import socket
+
+    c = await server.client(name="Quiet")
+    conn = server.app.conns[c.player]
+    sock = conn.ws.transport.get_extra_info("socket")
+    assert sock.getsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE) == 1
+    idle, interval, count = server.app.limits.keepalive
+    assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE) == idle
+    assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPINTVL) == interval
+    assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPCNT) == count
+    assert conn.ws.keepalive_task is None  # no websocket ping timer per connection

@@ -100,3 +100,52 @@ def test_commitment():
     c = commitment(7363834298359800329, "98e210844ac0f4a14f69f1f6ec322465")
     assert len(c) == 64 and check(7363834298359800329, "98e210844ac0f4a14f69f1f6ec322465", c)
     assert not check(7363834298359800328, "98e210844ac0f4a14f69f1f6ec322465", c)
+
+
+async def test_the_store_needs_a_file():
+    with pytest.raises(ValueError):
+        await Store.open(":memory:")
+
+
+async def test_checkpoints_keep_the_wal_small_and_lose_nothing(tmp_path):
+    path = tmp_path / "c.db"
+    st = await Store.open(path)
+    st.CHECKPOINT_EVERY = 100  # rows
+    st.log_con.execute("PRAGMA wal_autocheckpoint=300").fetchall()  # the backstop, in pages
+    rooms = [await st.add_room(f"r{i:08d}", {}, None, [{"k": "create"}]) for i in range(200)]
+    try:
+        for n in range(1, 21):  # 4,000 rows, each on its room's page: thousands of pages written
+            await asyncio.gather(*(st.write(r, n, [{"k": "act", "n": n}]) for r in rooms))
+            await asyncio.sleep(0.002)
+        wal = path.with_name(path.name + "-wal").stat().st_size
+        page = (await st._one("PRAGMA page_size"))[0]
+        frames = wal // (page + 24)
+        # Without checkpoints it would hold a frame for every page written (4,000 and more); with them
+        # it is started over once it passes the backstop, so its file stays at a few times that size.
+        assert frames < 1_200, frames
+        assert st._checkpointer is not None  # the checkpoints ran on aiosqlite's thread
+    finally:
+        await st.close()
+    raw = sqlite3.connect(path)
+    try:
+        assert raw.execute("SELECT COUNT(*) FROM actions").fetchone()[0] == 200 * 21
+    finally:
+        raw.close()
+
+
+async def test_reads_and_transactions_on_the_shared_connection_do_not_collide(tmp_path):
+    # A query whose rows were fetched in a later trip to aiosqlite's thread left its statement open
+    # there meanwhile, and another coroutine's COMMIT failed ("SQL statements in progress").
+    st = await Store.open(tmp_path / "r.db")
+    try:
+        await st.add_player("p1", "ab" * 16, "Ann")
+        jobs = []
+        for i in range(200):
+            jobs.append(st.add_room(f"r{i:08d}", {}, "p1", [{"k": "create"}]))
+            jobs.append(st.player_by_token("ab" * 16))
+            jobs.append(st.player_names({"p1"}))
+        results = await asyncio.gather(*jobs, return_exceptions=True)
+        assert not [r for r in results if isinstance(r, Exception)]
+        assert len(await st.open_rooms()) == 200
+    finally:
+        await st.close()
