@@ -25,8 +25,8 @@ import aiosqlite
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 
 
-def dumps(x) -> str:
-    return json.dumps(x, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+# One encoder for every row: json.dumps with options builds a new one per call.
+dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode
 
 
 def token_hash(token: str) -> str:
