@@ -70,8 +70,6 @@ class Store:
         # than every 4 MB copies each page once however often it was written meanwhile: about a fifth
         # less CPU per logged row with 2,500 rooms writing (measured outside the server), fewer pauses.
         await db.execute("PRAGMA wal_autocheckpoint=10000")  # pages
-        store = cls(db, None, path)
-        await store.migrate()
         # The log's connection waits for the other's short write transactions (timeout) rather than fail.
         log_con = sqlite3.connect(path, isolation_level=None, timeout=5.0)
         # Every statement's rows are read at once: a cursor left open would keep a read transaction open.
@@ -80,7 +78,8 @@ class Store:
         # Checkpoints run on aiosqlite's thread (``_checkpoint``); this one, on the loop's thread, finds
         # the log already copied but for the last pages, and lets the next write start the WAL over.
         log_con.execute(f"PRAGMA wal_autocheckpoint={cls.CHECKPOINT_BACKSTOP}").fetchall()
-        store.log_con = log_con
+        store = cls(db, log_con, path)
+        await store.migrate()
         return store
 
     async def _one(self, sql: str, args=()):
