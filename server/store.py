@@ -165,7 +165,7 @@ class Store:
     async def write(self, room_id: int, start: int, entries: list, effects: list | None = None) -> None:
         """Append log entries ``start, start+1, ...`` and apply match effects in one transaction.
 
-        The primary key (room_id, n) makes a duplicate or out-of-order append fail loudly instead of
+        The unique index on (room_id, n) makes a duplicate or out-of-order append fail loudly instead of
         storing an action twice. Writes of several rooms that arrive together (or within
         ``COMMIT_EVERY`` of the last commit) share one commit (group commit); one that fails changes
         nothing and the others still land (see ``_write_batch_sync``). Returns once the write is

@@ -149,3 +149,36 @@ async def test_reads_and_transactions_on_the_shared_connection_do_not_collide(tm
         assert len(await st.open_rooms()) == 200
     finally:
         await st.close()
+
+
+async def test_a_schema_2_log_is_moved_to_append_order_intact(tmp_path):
+    """Migration 3 rebuilds the action log as a rowid table: the rows of a database made before it keep
+    their rooms, numbers and entries, and (room_id, n) still refuses a repeat."""
+    path = tmp_path / "old.db"
+    raw = sqlite3.connect(path, isolation_level=None)
+    for number, p in S.migrations()[:2]:
+        raw.executescript(f"BEGIN;\n{p.read_text(encoding='utf-8')}\nPRAGMA user_version={number};\nCOMMIT;")
+    raw.execute("INSERT INTO rooms (id, code, config, created_at) VALUES (7, 'r7', '{}', 0)")
+    raw.executemany("INSERT INTO actions (room_id, n, entry, at) VALUES (7, ?, ?, 0)",
+                    [(n, f'{{"k":"e{n}"}}') for n in (2, 0, 1)])
+    raw.close()
+    st = await Store.open(path)
+    try:
+        assert await st.log_length(7) == 3
+        (room,) = await st.open_rooms()
+        assert [e["k"] for e in room["log"]] == ["e0", "e1", "e2"]
+        await st.write(7, 3, [{"k": "e3"}])
+        with pytest.raises(sqlite3.IntegrityError):
+            await st.write(7, 1, [{"k": "again"}])
+        (version,) = await st._one("PRAGMA user_version")
+        assert version == 3
+    finally:
+        await st.close()
+    raw = sqlite3.connect(path)
+    try:
+        cols = [r[1] for r in raw.execute("PRAGMA table_info(actions)")]
+        last = raw.execute("SELECT room_id, n FROM actions ORDER BY id DESC LIMIT 1").fetchone()
+    finally:
+        raw.close()
+    assert cols == ["id", "room_id", "n", "entry", "at"]
+    assert last == (7, 3)  # appended at the end
