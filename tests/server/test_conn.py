@@ -74,10 +74,39 @@ class FakeTransport:
         self.aborted = True
 
 
+def unframe(data: bytes) -> list[bytes]:
+    """The payloads of the unmasked RFC 6455 frames in ``data`` (each must be a final binary frame)."""
+    out, i = [], 0
+    while i < len(data):
+        first, n = data[i], data[i + 1]
+        assert first == 0x82 and n < 128, "a final, unmasked binary frame"
+        i += 2
+        if n == 126:
+            n, i = int.from_bytes(data[i:i + 2], "big"), i + 2
+        elif n == 127:
+            n, i = int.from_bytes(data[i:i + 8], "big"), i + 8
+        out.append(data[i:i + n])
+        i += n
+    assert i == len(data)
+    return out
+
+
+def test_frames_carry_their_length_in_one_two_or_eight_bytes():
+    from server.conn import frame
+
+    for n, head in ((0, b"\x82\x00"), (125, b"\x82\x7d"), (126, b"\x82\x7e\x00\x7e"),
+                    (65535, b"\x82\x7e\xff\xff"), (65536, b"\x82\x7f" + (65536).to_bytes(8, "big"))):
+        data = bytes(range(256)) * (n // 256) + bytes(n % 256)
+        f = frame(data)
+        assert f[:len(head)] == head and f[len(head):] == data
+        assert unframe(f) == [data]
+    assert frame("和") == b"\x81\x03" + "和".encode()  # text: UTF-8, opcode 1
+
+
 class FakeWS:
-    """Frames written straight (protocol.send_binary, then send_data: one transport write per frame) or by
-    the queue's writer (send). ``wire``: (how, message) in the order they left; ``writes``: the
-    transport writes."""
+    """Frames written straight (one transport write per message, or one for what was corked) or by the
+    queue's writer (send). ``wire``: (how, message) in the order they left; ``writes``: the transport
+    writes."""
 
     remote_address = ("127.0.0.1", 0)
 
@@ -87,7 +116,6 @@ class FakeWS:
         self.transport = FakeTransport(self)
         self.protocol = self
         self.state = OPEN
-        self.pending: list = []  # framed, not yet handed to the transport
         self.writes: list = []
         self.queued: list = []
         self.drained = asyncio.Event()
@@ -99,24 +127,8 @@ class FakeWS:
             if isinstance(w, tuple):
                 out.append(w)
                 continue
-            unpacker = msgpack.Unpacker()
-            unpacker.feed(w)
-            out += [("direct", m) for m in unpacker]
+            out += [("direct", msgpack.unpackb(p)) for p in unframe(w)]
         return out
-
-    def send_binary(self, data):
-        self.pending.append(data)  # a real frame has a header; the payload is enough here
-
-    def send_text(self, data):  # pragma: no cover
-        raise AssertionError
-
-    def data_to_send(self):
-        out, self.pending = self.pending, []
-        return out
-
-    def send_data(self):
-        for data in self.data_to_send():
-            self.transport.write(data)
 
     async def send(self, data):
         await self.drained.wait()  # as websockets' send waits for the buffer to drain
