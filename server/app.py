@@ -11,11 +11,10 @@ import logging
 import secrets
 import signal
 import time
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from dataclasses import dataclass, field, replace
 
 from websockets.asyncio.server import serve
-from websockets.exceptions import ConnectionClosed
 
 from game.actions import from_dict
 from game.match import replay_hands
@@ -37,6 +36,7 @@ from server.http import make_process_request
 from server.roomtask import CHAT_MAX, RoomTask, next_item
 from server.store import Store
 from server.tournaments import TournamentTask
+from server.wsconn import MessageConnection
 
 log = logging.getLogger("guobiao.server")
 
@@ -143,10 +143,10 @@ class App:
         lim = self.limits
         self.server = await serve(
             self.handler, host, port,
+            create_connection=MessageConnection,  # messages handled as they are read (server.wsconn)
             process_request=make_process_request(self),
             compression=None,  # permessage-deflate costs 2-3x CPU and memory for small frames
             max_size=lim.hard_max_frame,
-            max_queue=16,
             write_limit=lim.write_limit,
             ping_interval=lim.ping_interval,
             ping_timeout=lim.ping_timeout,
@@ -271,25 +271,23 @@ class App:
     # -- connections ---------------------------------------------------------------------------
 
     async def handler(self, ws) -> None:
+        """A connection's life: its messages are handled as they are read (``on_message``); this task
+        waits for the end, or closes the connection when no frame came for the idle timeout."""
         conn = Conn(ws, self.limits, self.loop.time())
         idle = IdleTimer(self.loop, lambda: self.limits.idle_timeout if conn.player else self.limits.signin_timeout)
+        idle.wait()
         try:
-            while True:
-                idle.wait()
-                try:
-                    frame = await ws.recv()
-                except asyncio.CancelledError:
-                    if not idle.fired or asyncio.current_task().uncancel() > 0:
-                        raise  # not (only) the idle timer: the server is stopping
-                    await conn.close(CLOSE_IDLE, "idle" if conn.player else "no sign-in")
-                    return
-                idle.waiting = False
-                await self.on_frame(conn, frame)
-                if conn.closed:
-                    return
-        except ConnectionClosed:
-            pass
+            ws.receive_with(lambda frame: self.on_message(conn, idle, frame))
+            try:
+                await ws.wait_closed()
+            except asyncio.CancelledError:
+                if not idle.fired or asyncio.current_task().uncancel() > 0:
+                    raise  # not (only) the idle timer: the server is stopping
+                await conn.close(CLOSE_IDLE, "idle" if conn.player else "no sign-in")
+            if conn.worker is not None:  # a frame still being handled (a sign-in, a new room): let it end
+                await asyncio.wait((conn.worker,))
         finally:
+            ws.receive_with(None)
             idle.stop()
             self.on_close(conn)
 
@@ -305,49 +303,104 @@ class App:
         if isinstance(task, RoomTask):
             task.put(("disconnect", pid))
 
-    async def on_frame(self, conn: Conn, frame) -> None:
-        encoding = codec.TEXT if isinstance(frame, str) else codec.BINARY
-        if not conn.bucket.take(self.loop.time()):
-            conn.refused += 1
-            if conn.refused > self.limits.refused_max:
-                await conn.close(CLOSE_ABUSE, "too many frames")
-                return
-            conn.send(codec.error(RATE_LIMITED, "too many frames: slow down"), encoding)
+    # -- frames --------------------------------------------------------------------------------
+    # A frame is handled as soon as it is read, on the reading callback (server.wsconn): most need no
+    # waiting (room commands go onto their room's queue). One that must wait (a sign-in, creating a
+    # room or a tournament) runs in a task of the connection's, and the frames that come meanwhile
+    # wait in ``conn.inbox`` behind it, so that a connection's frames are handled in order.
+
+    def on_message(self, conn: Conn, idle: IdleTimer, frame: bytes | str) -> None:
+        idle.since = self.loop.time()
+        if conn.closed or not self._admit(conn, frame):
             return
-        conn.refused = 0
+        if conn.inbox is not None:
+            conn.inbox.append(frame)
+            return
+        work = self.take_frame(conn, frame)
+        if work is not None:
+            conn.inbox = deque()
+            conn.worker = self.loop.create_task(self._work(conn, work))
+
+    async def _work(self, conn: Conn, work) -> None:
+        """Await a frame's handling, then handle the frames that came meanwhile, in order."""
+        try:
+            while work is not None:
+                await work
+                work = None
+                while work is None and conn.inbox and not conn.closed:
+                    work = self.take_frame(conn, conn.inbox.popleft())
+        finally:
+            conn.inbox = conn.worker = None
+
+    async def on_frame(self, conn: Conn, frame) -> None:
+        """One frame, as if just read; returns once it is handled (bench/room_cpu.py drives it)."""
+        if self._admit(conn, frame):
+            work = self.take_frame(conn, frame)
+            if work is not None:
+                await work
+
+    def _admit(self, conn: Conn, frame) -> bool:
+        """The connection's rate limit, as frames arrive: a refused frame gets its error at once; too
+        many refused in a row close the connection."""
+        if conn.bucket.take(self.loop.time()):
+            conn.refused = 0
+            return True
+        conn.refused += 1
+        if conn.refused > self.limits.refused_max:
+            conn.close_soon(CLOSE_ABUSE, "too many frames")
+        else:
+            encoding = codec.TEXT if isinstance(frame, str) else codec.BINARY
+            conn.send(codec.error(RATE_LIMITED, "too many frames: slow down"), encoding)
+        return False
+
+    def take_frame(self, conn: Conn, frame):
+        """Check, decode and dispatch one frame; returns what is left to await (a coroutine that answers
+        the frame itself, errors included), or None when the frame is handled."""
+        encoding = codec.TEXT if isinstance(frame, str) else codec.BINARY
         size = len(frame) if isinstance(frame, bytes) else len(frame.encode())
         if size > self.limits.max_frame:
             conn.send(codec.error(codec.TOO_LARGE, f"frames are at most {self.limits.max_frame} bytes"), encoding)
-            return
+            return None
         try:
             msg, encoding = codec.decode(frame)
         except ProtocolError as e:
             conn.send(codec.error(e.code, e.message), encoding)
-            return
+            return None
         conn.encoding = encoding
         rid = msg.pop("id", None)
         if rid is not None and not (type(rid) is int or (type(rid) is str and len(rid) <= 64)):
             conn.send(codec.error(BAD_FIELD, "id: an int or a short string"), encoding)
-            return
+            return None
         req = (encoding, rid)
         try:
-            await self.dispatch(conn, msg, req)
-        except ProtocolError as e:
+            work = self.dispatch(conn, msg, req)
+        except Exception as e:
+            self._answer_failure(conn, req, msg, e)
+            return None
+        return None if work is None else self._finish(conn, msg, req, work)
+
+    async def _finish(self, conn: Conn, msg: dict, req: tuple, work) -> None:
+        try:
+            await work
+        except Exception as e:
+            self._answer_failure(conn, req, msg, e)
+
+    def _answer_failure(self, conn: Conn, req: tuple, msg: dict, e: Exception) -> None:
+        if isinstance(e, (ProtocolError, RoomError)):  # TournamentError is a RoomError too
             self.reply(conn, req, codec.error(e.code, e.message))
-        except RoomError as e:  # TournamentError is one too
-            self.reply(conn, req, codec.error(e.code, e.message))
-        except Exception:
-            log.exception("frame %r from %r", msg, conn)
+        else:
+            log.error("frame %r from %r", msg, conn, exc_info=e)
             self.reply(conn, req, codec.error(INTERNAL, "internal error"))
 
-    async def dispatch(self, conn: Conn, msg: dict, req: tuple) -> None:
+    def dispatch(self, conn: Conn, msg: dict, req: tuple):
+        """Handle a message; returns the coroutine that finishes it when it must wait (a sign-in,
+        creating a room or a tournament), else None."""
         t = msg["t"]
         if t == "ping":
             self.reply(conn, req, {"t": "pong"})
-            return
+            return None
         if t in ("guest", "resume"):
-            await self.sign_in(conn, msg, req)
-            return
+            return self.sign_in(conn, msg, req)
         if t not in LOBBY_COMMANDS and t not in ROOM_COMMANDS:
             raise ProtocolError(UNKNOWN_TYPE, f"unknown message type {t!r}")
         pid = conn.player
@@ -380,7 +433,7 @@ class App:
                 raise ProtocolError(CHAT_TOO_FAST, "chat less often")
             task.put(("chat", pid, conn, req, text))
         elif t == "create":
-            await self.create(conn, msg, req)
+            return self.create(conn, msg, req)
         elif t in ("join", "watch"):
             _fields(msg, "room", "code", "seat")
             self._not_busy(pid, allow=task)
@@ -410,7 +463,7 @@ class App:
             items = sorted(self.tournaments.values(), key=lambda x: x.summary.get("next_start") or 0)
             self.reply(conn, req, {"t": "tournaments", "tournaments": [x.summary for x in items][:100]})
         elif t == "tournament_create":
-            await self.create_tournament(conn, msg, req)
+            return self.create_tournament(conn, msg, req)
         elif t == "tournament":
             _fields(msg, "tournament")
             self.follow(pid, self._tournament(msg), conn, req)

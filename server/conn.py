@@ -122,6 +122,8 @@ class Conn:
         self.corked: list | None = None  # encoded messages held back until uncork()
         self.writer: asyncio.Task | None = None  # sends the queue; runs only while it is not empty
         self.n = 0  # room messages pushed on this connection: 1, 2, 3... (a gap means ask for a snapshot)
+        self.inbox: deque | None = None  # frames waiting while an earlier one is awaited (server.app)
+        self.worker: asyncio.Task | None = None  # awaits that frame, then handles the inbox
         self.closed = False
         self.close_reason = ""
         transport = ws.transport
@@ -227,6 +229,18 @@ class Conn:
             return
         self.closed = True
         self.close_reason = reason
+        await self._close(code, reason)
+
+    def close_soon(self, code: int, reason: str) -> None:
+        """``close``, from code that cannot wait: closed at once for everything else, the closing
+        handshake in a task."""
+        if self.closed:
+            return
+        self.closed = True
+        self.close_reason = reason
+        self.closing = asyncio.get_running_loop().create_task(self._close(code, reason))  # kept: a task needs a reference
+
+    async def _close(self, code: int, reason: str) -> None:
         if self.writer is not None:
             await asyncio.wait((self.writer,), timeout=self.limits.close_timeout)
             self.stop_writer()  # timed out: drop the rest

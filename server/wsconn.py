@@ -1,0 +1,86 @@
+"""websockets' server connection, with whole messages handed to a callback as they are read.
+
+websockets' own path queues each frame for ``recv()`` and wakes the handler's task to take it: a task
+step, a future and a coroutine chain per message, which under load was more than the game itself cost
+and left thousands of suspended coroutines for each young collection to walk. Here a message goes from
+``data_received`` straight to ``on_message`` (set by the handler with ``receive_with``), which handles it
+at once or queues it itself (server.app). websockets still does the handshake, the parsing and its
+limits (``max_size`` over a whole fragmented message), pings, pongs and the closing handshake.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from websockets.asyncio.server import ServerConnection
+from websockets.frames import CloseCode, Frame, Opcode
+
+log = logging.getLogger("guobiao.conn")
+
+MAX_FRAGMENTS = 64  # frames of one message (its size is capped by max_size)
+
+
+class MessageConnection(ServerConnection):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.on_message: Callable[[bytes | str], None] | None = None
+        self.early: list = []  # messages read before the handler called receive_with
+        self.fragments: list[Frame] | None = None  # of a message still coming
+        self.failed = False
+
+    def receive_with(self, on_message: Callable[[bytes | str], None] | None) -> None:
+        """From now on every whole message (bytes, or str for a text message) goes to ``on_message``,
+        starting with those read before this call."""
+        self.on_message = on_message
+        early, self.early = self.early, []
+        for data in early:
+            self._deliver(data)
+
+    def process_event(self, event) -> None:
+        if self.request is None or not isinstance(event, Frame):
+            super().process_event(event)  # the handshake request
+            return
+        op = event.opcode
+        if self.failed:
+            return  # frames parsed in the same read as the one that failed the connection
+        if op is Opcode.BINARY or op is Opcode.TEXT:
+            if event.fin:
+                self._message(op, event.data)
+            else:
+                self.fragments = [event]
+        elif op is Opcode.CONT:  # the protocol object refuses a continuation without a first frame
+            fragments = self.fragments
+            fragments.append(event)
+            if event.fin:
+                self.fragments = None
+                self._message(fragments[0].opcode, b"".join(f.data for f in fragments))
+            elif len(fragments) >= MAX_FRAGMENTS:
+                self._fail(CloseCode.MESSAGE_TOO_BIG, "too many fragments")
+        else:
+            super().process_event(event)  # ping, pong, close
+
+    def _message(self, op: Opcode, data) -> None:
+        if op is Opcode.TEXT:
+            try:
+                data = bytes(data).decode()
+            except UnicodeDecodeError as e:
+                self._fail(CloseCode.INVALID_DATA, f"{e.reason} at position {e.start}")
+                return
+        elif type(data) is not bytes:
+            data = bytes(data)
+        if self.on_message is None:
+            self.early.append(data)
+        else:
+            self._deliver(data)
+
+    def _deliver(self, data) -> None:
+        try:
+            self.on_message(data)
+        except Exception:  # a bug: the connection goes on (an exception here would kill the transport)
+            log.exception("handling a message from %r", self.remote_address)
+
+    def _fail(self, code: CloseCode, reason: str) -> None:
+        self.failed, self.fragments = True, None
+        self.protocol.fail(code, reason)
+        self.send_data()
