@@ -240,6 +240,10 @@ class Room:
         log, self._log = self._log, []
         return log
 
+    def pending_log(self) -> list[dict]:
+        """What ``take_log`` would return, left in place (do not change it)."""
+        return self._log
+
     def disposable(self, now: float) -> bool:
         if self.table and not self.finished:
             return False  # a table plays its match out (bots and 托管 play for absent humans)

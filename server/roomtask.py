@@ -2,6 +2,13 @@
 
 Every call's new log entries are written to SQLite before any of its messages is sent. The task sleeps
 until ``room.next_deadline()`` and then calls ``room.tick(now)``; ``now`` is the server's clock.
+
+A play (an ``act`` whose entries are plays only: no seat, phase or match changes) that comes while the
+task waits on an empty queue is handled at once by ``put`` instead (``play_now``): the room is called
+there, its entries go into the store's next group commit, and its messages are sent when that commit
+lands (``Store.append``). Nothing else can call the room meanwhile (one thread, no await in between), so
+the room still has one caller at a time; a play that turns out to need more (a match ending, a seat
+changing) is finished by the task, before any item queued after it.
 """
 
 from __future__ import annotations
@@ -76,6 +83,7 @@ class RoomTask:
         self.task: asyncio.Task | None = None
         self.closed = False
         self.tournament = None  # (TournamentTask, table key) when the room is a tournament's table
+        self.idle = False  # the task waits on an empty queue: a play may be handled at once (put)
         self._timer: asyncio.TimerHandle | None = None  # wakes the task at (or before) the room's deadline
         self._timer_at = 0.0  # that deadline
         self._refresh()
@@ -84,7 +92,55 @@ class RoomTask:
         self.task = asyncio.get_running_loop().create_task(self.run(), name=f"room {self.id}")
 
     def put(self, item: tuple) -> None:
-        self.queue.put_nowait(item)
+        if item[0] == "cmd" and self.idle and self.queue.empty() and not self.closed and item[4]["t"] == "act":
+            self.play_now(item)
+        else:
+            self.queue.put_nowait(item)
+
+    def play_now(self, item: tuple) -> None:
+        """A player's action, handled without the task (see the module's docstring)."""
+        _, pid, conn, req, cmd = item
+        room = self.room
+        out = self._handle(pid, conn, req, cmd, self.app.now())
+        if out is None:
+            return
+        if not (_seats_unchanged(room.pending_log()) and room.match_no == self.match_no):
+            self.queue.put_nowait(("handled", pid, conn, req, cmd, out))  # the task commits it, first
+            return
+        entries = room.take_log()
+        effects, _ = self._effects(entries)  # hand results only: no match starts or ends here
+        start, self.n = self.n, self.n + len(entries)
+        self.app.store.append(self.db_id, start, entries, effects,
+                              lambda error: self._played(error, conn, req, entries, out))
+        self._arm(room.next_deadline(), self.app.now())
+
+    def _handle(self, pid: str, conn: Conn, req, cmd: dict, now: float) -> list | None:
+        """``room.handle``; None when it refused the command (the error is answered here)."""
+        try:
+            return self.room.handle(pid, cmd, now)
+        except RoomError as e:
+            self.app.reply(conn, req, codec.error(e.code, e.message))
+        except Exception:
+            log.exception("room %s: command %r from %s", self.id, cmd, pid)
+            self.app.reply(conn, req, codec.error("protocol/internal", "internal error"))
+        return None
+
+    def _played(self, error: BaseException | None, conn: Conn, req, entries: list, out: list) -> None:
+        """``play_now``'s entries are committed (or failed): report them, send the messages and the ok."""
+        if error is not None:
+            if not self.closed:
+                log.error("room %s stopped: its log could not be written", self.id, exc_info=error)
+                self.app.room_gone(self)
+                self.queue.put_nowait(("stop",))
+            self.app.reply(conn, req, codec.error("protocol/internal", "internal error"))
+            return
+        self._report(entries)
+        conn.cork()  # the sender's own update and its ok: one write
+        try:
+            self._send(out, ())
+            self.app.reply(conn, req, {"t": "ok"})
+        finally:
+            conn.uncork()
 
     # -- the loop ----------------------------------------------------------------------------
 
@@ -122,14 +178,22 @@ class RoomTask:
                 deadline = self.room.next_deadline()
                 if deadline is not None and deadline <= now:
                     return ("tick",)
-                if deadline is not None and (self._timer is None or self._timer_at > deadline):
-                    if self._timer is not None:
-                        self._timer.cancel()
-                    self._timer_at = deadline
-                    self._timer = asyncio.get_running_loop().call_later(deadline - now, self._wake)
-                item = await queue.get()
+                self._arm(deadline, now)
+                self.idle = True  # plays may be handled meanwhile (put)
+                try:
+                    item = await queue.get()
+                finally:
+                    self.idle = False
             if item[0] != "wake":
                 return item
+
+    def _arm(self, deadline: float | None, now: float) -> None:
+        """Have the timer wake the task at ``deadline`` if it is not armed for that time or earlier."""
+        if deadline is not None and (self._timer is None or self._timer_at > deadline):
+            if self._timer is not None:
+                self._timer.cancel()
+            self._timer_at = deadline
+            self._timer = asyncio.get_running_loop().call_later(max(0.0, deadline - now), self._wake)
 
     def _wake(self) -> None:
         self._timer = None
@@ -185,15 +249,13 @@ class RoomTask:
             return
         if kind == "cmd":
             _, pid, conn, req, cmd = item
-            try:
-                out = room.handle(pid, cmd, now)
-            except RoomError as e:
-                self.app.reply(conn, req, codec.error(e.code, e.message))
+            out = self._handle(pid, conn, req, cmd, now)
+            if out is None:
                 return
-            except Exception:
-                log.exception("room %s: command %r from %s", self.id, cmd, pid)
-                self.app.reply(conn, req, codec.error("protocol/internal", "internal error"))
-                return
+            item = ("handled", pid, conn, req, cmd, out)
+            kind = "handled"
+        if kind == "handled":  # a command the room took (here or in play_now): commit, answer
+            _, pid, conn, req, cmd, out = item
             conn.cork()  # the sender's own update and its ok: one write
             try:
                 await self.commit(out)
@@ -210,26 +272,34 @@ class RoomTask:
         entries = self.room.take_log()
         effects, notices = self._effects(entries)
         if entries:
-            await self.app.store.write(self.db_id, self.n, entries, effects)
-            self.n += len(entries)
+            start, self.n = self.n, self.n + len(entries)
+            await self.app.store.write(self.db_id, start, entries, effects)
         for e in effects:
             if e["kind"] == "match_start":
                 self.matches[e["number"]]["id"] = await self.app.store.match_id(self.db_id, e["number"])
         for n in notices:
             if n["t"] == "reveal":
                 n["id"] = self.matches[n["match"]].get("id")  # GET /api/matches/<id>
+        self._report(entries)
+        if not _seats_unchanged(entries):
+            old = self.members
+            self._refresh()
+            self.app.members_changed(self, old, self.members)
+            await self._learn_names()
+        self._send(out, notices)
+
+    def _report(self, entries: list) -> None:
+        """Tell the tournament (if the room is a table) what it is told about."""
         if self.tournament is not None:
             tournament, table = self.tournament
             for e in entries:
                 event = table_report(e)
                 if event is not None:
                     tournament.report(table, event)
-        if not _seats_unchanged(entries):
-            old = self.members
-            self._refresh()
-            self.app.members_changed(self, old, self.members)
-            await self._learn_names()
-        # A commitment goes out before the match's first deal, a reveal after its last result.
+
+    def _send(self, out: list, notices) -> None:
+        """Send a call's messages, with the fairness notices around them: a commitment goes out before
+        the match's first deal, a reveal after its last result."""
         for msg in notices:
             if msg["t"] == "commitment":
                 self._broadcast(msg)

@@ -15,14 +15,17 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
+import logging
 import sqlite3
 import time
+from collections.abc import Callable
 from contextlib import contextmanager
 from pathlib import Path
 
 import aiosqlite
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+log = logging.getLogger("guobiao.store")
 
 
 # One encoder for every row: json.dumps with options builds a new one per call.
@@ -53,6 +56,7 @@ class Store:
         self._last_commit = float("-inf")  # loop time the last group commit started
         self._since_checkpoint = 0  # log rows written since the last checkpoint started
         self._checkpointer: asyncio.Task | None = None
+        self._broken: set[int] = set()  # rooms a write of which failed: their later writes fail too
 
     @classmethod
     async def open(cls, path: str | Path) -> Store:
@@ -171,15 +175,27 @@ class Store:
         nothing and the others still land (see ``_write_batch_sync``). Returns once the write is
         committed.
         """
-        loop = asyncio.get_running_loop()
-        fut = loop.create_future()
-        self._pending.append((room_id, start, entries, effects, fut))
+        fut = asyncio.get_running_loop().create_future()
+
+        def done(error: BaseException | None) -> None:
+            if not fut.done():
+                fut.set_result(None) if error is None else fut.set_exception(error)
+
+        self.append(room_id, start, entries, effects, done)
+        await fut
+
+    def append(self, room_id: int, start: int, entries: list, effects: list | None,
+               done: Callable[[BaseException | None], None]) -> None:
+        """``write`` for code that does not wait: ``done(None)`` is called once the write is committed,
+        ``done(exception)`` if it failed. A room's writes land in the order they were appended; once one
+        fails, the room's later writes fail too (its log must not go on after a hole)."""
+        self._pending.append((room_id, start, entries, effects, done))
         if self._flush_at is None:
             # The rooms running in this pass of the loop join the batch; so do those of the next passes
             # until COMMIT_EVERY has gone by since the last commit.
+            loop = asyncio.get_running_loop()
             wait = self._last_commit + self.COMMIT_EVERY - loop.time()
             self._flush_at = loop.call_later(wait, self._flush) if wait > 0 else loop.call_soon(self._flush)
-        await fut
 
     MAX_BATCH = 512  # writes per transaction
     # At most one commit this often: under load, the writes of this long share one commit (each alone
@@ -198,13 +214,13 @@ class Store:
             results = self._write_batch_sync([b[:4] for b in batch])
         except Exception as e:  # the commit failed: none of them landed
             results = [e] * len(batch)
-        for (*_, fut), r in zip(batch, results):
-            if fut.done():
-                continue
-            if r is None:
-                fut.set_result(None)
-            else:
-                fut.set_exception(r)
+        for (room_id, *_, done), r in zip(batch, results):
+            if r is not None:
+                self._broken.add(room_id)
+            try:
+                done(r)
+            except Exception:  # the caller's bug: the other writes' callers still hear
+                log.exception("after a write of room %s", room_id)
         self._since_checkpoint += sum(len(b[2]) for b in batch)
         if self._since_checkpoint >= self.CHECKPOINT_EVERY and (self._checkpointer is None or self._checkpointer.done()):
             self._since_checkpoint = 0
@@ -223,10 +239,13 @@ class Store:
         """With the log's connection: every write in ``batch`` in one transaction; returns None or the
         exception for each (the commit failing raises: then none of them landed). Usually all of them
         land, so they are tried first as one statement; if anything fails, the transaction is rolled
-        back and each write is tried again in a savepoint of its own, so that only the failing ones fail."""
+        back and each write is tried again in a savepoint of its own, so that only the failing ones fail
+        (and the later writes of their rooms, as those of rooms that failed before)."""
         con = self.log_con
         now = time.time()
         try:
+            if any(b[0] in self._broken for b in batch):
+                raise LookupError  # straight to the one-by-one path
             rows = [(room_id, start + i, dumps(e), now) for room_id, start, entries, _ in batch
                     for i, e in enumerate(entries)]
             con.execute("BEGIN IMMEDIATE")
@@ -243,9 +262,13 @@ class Store:
         except Exception:
             pass  # one of them fails: which one is found below
         out: list = []
+        failed = set(self._broken)
         con.execute("BEGIN IMMEDIATE")
         try:
             for room_id, start, entries, effects in batch:
+                if room_id in failed:
+                    out.append(RuntimeError(f"room {room_id}: an earlier write of its log failed"))
+                    continue
                 con.execute("SAVEPOINT w")
                 try:
                     con.executemany("INSERT INTO actions (room_id, n, entry, at) VALUES (?, ?, ?, ?)",
@@ -258,6 +281,7 @@ class Store:
                     con.execute("ROLLBACK TO w")
                     con.execute("RELEASE w")
                     out.append(e)
+                    failed.add(room_id)
             con.execute("COMMIT")
         except BaseException:
             _rollback_sync(con)

@@ -37,12 +37,16 @@ async def test_nothing_is_sent_before_it_is_written(server):
     """Every room message's rseq is already in the database when it is handed to a connection."""
     app = server.app
     written: dict[int, int] = {}
-    write, deliver = app.store.write, app.deliver
+    append, deliver = app.store.append, app.deliver
     checked = []
 
-    async def recording_write(room_id, start, entries, effects=None):
-        await write(room_id, start, entries, effects)
-        written[room_id] = max([written.get(room_id, 0)] + [e["rseq"] for e in entries])
+    def recording_append(room_id, start, entries, effects, done):  # every write goes through append
+        def recorded(error):
+            if error is None:
+                written[room_id] = max([written.get(room_id, 0)] + [e["rseq"] for e in entries])
+            done(error)
+
+        append(room_id, start, entries, effects, recorded)
 
     def checking_deliver(pid, msg):
         if "rseq" in msg:
@@ -51,7 +55,7 @@ async def test_nothing_is_sent_before_it_is_written(server):
             checked.append(msg["rseq"])
         deliver(pid, msg)
 
-    app.store.write = recording_write
+    app.store.append = recording_append
     app.deliver = checking_deliver
     c = await server.client(name="Careful")
     snap = await c.request({"t": "create", "config": {**FAST, "type": "wufan"}})
@@ -61,3 +65,42 @@ async def test_nothing_is_sent_before_it_is_written(server):
     assert (await c.request({"t": "ready"}))["t"] == "ok"
     await play(c, random.Random(4), lambda m: m.get("t") == "hand_result")
     assert len(checked) > 50
+
+
+async def test_a_play_whose_log_cannot_be_written_stops_the_room(server, caplog):
+    """A play handled at once (server.roomtask play_now) is answered only when its log rows land; when
+    they cannot be written, nobody sees it: the player gets protocol/internal and the room stops."""
+    import asyncio
+    import sqlite3
+
+    from tests.server.client import prompt
+
+    cs, room = await table(server)
+    app = server.app
+    task = app.rooms[room]
+    real = app.store._write_batch_sync
+
+    def failing(batch):
+        if any(b[0] == task.db_id for b in batch):
+            raise sqlite3.OperationalError("disk I/O error")
+        return real(batch)
+
+    async def first_prompt(c):
+        m = await c.wait_for(lambda m: prompt(m) is not None)
+        return c, m
+
+    done, pending = await asyncio.wait([asyncio.create_task(first_prompt(c)) for c in cs],
+                                       return_when=asyncio.FIRST_COMPLETED)
+    for p in pending:
+        p.cancel()
+    c, m = done.pop().result()
+    legal, seq = prompt(m)
+    app.store._write_batch_sync = failing
+    r = await c.request({"t": "act", "action": {**legal[0], "seq": seq}})
+    assert r["t"] == "error" and r["code"] == "protocol/internal"
+    assert room not in app.rooms and task.closed
+    for x in cs:  # the play was never shown: nothing newer than the prompt it answered
+        assert all(y.get("rseq", 0) <= m["rseq"] for y in x.inbox + await x.drain(0.2))
+    assert [rec.getMessage() for rec in caplog.get_records("call") if rec.levelname == "ERROR"] == [
+        f"room {room} stopped: its log could not be written"]
+    caplog.clear()

@@ -38,8 +38,8 @@ async def test_items_first_then_a_tick_at_the_deadline():
     loop = asyncio.get_running_loop()
     t, armed = waiting_task(loop.time() + 0.1)
     try:
-        t.put(("cmd", 1))
-        assert await t._next_item() == ("cmd", 1)  # an item waiting goes before the timer
+        t.put(("chat", 1))
+        assert await t._next_item() == ("chat", 1)  # an item waiting goes before the timer
         start = loop.time()
         assert await t._next_item() == ("tick",)
         assert loop.time() - start >= 0.09 and len(armed) == 1
@@ -56,8 +56,8 @@ async def test_a_later_deadline_keeps_the_timer_and_an_earlier_one_rearms_it():
         waiting = asyncio.create_task(t._next_item())
         await asyncio.sleep(0.01)
         t.room.deadline = loop.time() + 0.2  # the deadline moved later: the armed timer stays
-        t.put(("cmd", 1))
-        assert await waiting == ("cmd", 1)
+        t.put(("chat", 1))
+        assert await waiting == ("chat", 1)
         start = loop.time()
         assert await t._next_item() == ("tick",)  # woken early once, it waited on for the real deadline
         assert loop.time() - start >= 0.17
@@ -66,8 +66,8 @@ async def test_a_later_deadline_keeps_the_timer_and_an_earlier_one_rearms_it():
         waiting = asyncio.create_task(t._next_item())
         await asyncio.sleep(0.01)
         t.room.deadline = loop.time() + 0.05  # earlier than armed: armed again at once
-        t.put(("cmd", 2))
-        assert await waiting == ("cmd", 2)
+        t.put(("chat", 2))
+        assert await waiting == ("chat", 2)
         start = loop.time()
         assert await t._next_item() == ("tick",)
         assert loop.time() - start < 1.0 and len(armed) == 4

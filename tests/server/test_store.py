@@ -96,6 +96,29 @@ async def test_a_failing_write_fails_alone_in_its_batch(tmp_path, monkeypatch):
         await st.close()
 
 
+async def test_after_a_failed_write_the_rooms_later_writes_fail_too(tmp_path):
+    """A room's log must not go on after a hole: its writes appended behind one that failed (in the same
+    batch or later) fail, while other rooms' writes land; callbacks hear in the order of appending."""
+    st = await Store.open(tmp_path / "g.db")
+    try:
+        a = await st.add_room("r00000001", {"hands": 4}, None, [{"k": "create"}])
+        b = await st.add_room("r00000002", {"hands": 4}, None, [{"k": "create"}])
+        heard = []
+        st.append(a, 0, [{"k": "clash"}], None, lambda e: heard.append(("a0", e)))  # n = 0 is taken
+        st.append(a, 1, [{"k": "next"}], None, lambda e: heard.append(("a1", e)))
+        st.append(b, 1, [{"k": "fine"}], None, lambda e: heard.append(("b1", e)))
+        await st.write(b, 2, [{"k": "fine too"}])
+        assert [h[0] for h in heard] == ["a0", "a1", "b1"]
+        assert isinstance(heard[0][1], sqlite3.IntegrityError) and isinstance(heard[1][1], RuntimeError)
+        assert heard[2][1] is None
+        with pytest.raises(RuntimeError):
+            await st.write(a, 1, [{"k": "later"}])
+        logs = {r["id"]: [e["k"] for e in r["log"]] for r in await st.open_rooms()}
+        assert logs == {a: ["create"], b: ["create", "fine", "fine too"]}
+    finally:
+        await st.close()
+
+
 def test_commitment():
     c = commitment(7363834298359800329, "98e210844ac0f4a14f69f1f6ec322465")
     assert len(c) == 64 and check(7363834298359800329, "98e210844ac0f4a14f69f1f6ec322465", c)
