@@ -186,6 +186,8 @@ class Room:
         self._log: list[dict] = []
         self.rseq = 0
         self.last_now = float("-inf")
+        self._settled: list | None = None  # the pending timers as _run last left them (None: changed since)
+        self._parsed: tuple | None = None  # (an act entry's action dict, the action): parsed once
 
     # ------------------------------------------------------------------------------------------
     # The calls
@@ -214,6 +216,7 @@ class Room:
         now = max(now, self.last_now)
         m = self._member(player_id)
         m.connected = True
+        self._settled = None
         out: list[Outbound] = []
         if m.seat is not None and self.auto[m.seat] == "disconnected":
             out += self._commit({"k": "auto", "player": m.seat, "on": False, "why": "returned"}, now)
@@ -223,6 +226,7 @@ class Room:
         now = max(now, self.last_now)
         m = self._member(player_id)
         m.connected, m.since = False, now
+        self._settled = None
         return self._room_msgs() + self._run(now)
 
     def tick(self, now: float) -> list[Outbound]:
@@ -230,7 +234,8 @@ class Room:
         return self._run(now)
 
     def next_deadline(self) -> float | None:
-        times = [when for when, _, _ in self._timers()]
+        timers = self._settled
+        times = [when for when, _, _ in (self._timers() if timers is None else timers)]
         dispose = self._dispose_at()
         if dispose is not None and dispose > self.last_now:
             times.append(dispose)
@@ -311,6 +316,7 @@ class Room:
 
     def _apply(self, e: dict, now: float) -> list[Outbound]:
         self.last_activity = now
+        self._settled = None
         return _APPLY[e["k"]](self, e, now)
 
     def _blocked(self) -> list[bool]:
@@ -504,7 +510,12 @@ class Room:
 
     def _apply_act(self, e, now):
         p, by = e["player"], e["by"]
-        action = from_dict(e["action"])
+        parsed = self._parsed
+        if parsed is not None and parsed[0] is e["action"]:
+            action = parsed[1]  # _cmd_act's (the entry was not serialized in between)
+        else:
+            action = from_dict(e["action"])
+        self._parsed = None
         if by == "player" and self.auto[p] in ("timeout", "requested"):
             self.auto[p] = None  # the player is back: an action of their own ends 托管
         w = self.window
@@ -888,8 +899,10 @@ class Room:
     def _run(self, now: float) -> list[Outbound]:
         out: list[Outbound] = []
         for _ in range(_MAX_STEPS):
-            due = [t for t in self._timers() if t[0] <= now]
+            timers = self._timers()
+            due = [t for t in timers if t[0] <= now]
             if not due:
+                self._settled = timers  # next_deadline's, until the state changes
                 return out
             _, _, make = min(due, key=lambda t: (t[0], t[1]))
             out += self._commit(make(), now)
@@ -1115,7 +1128,9 @@ class Room:
             raise RoomError(NOT_YOUR_TURN, "you have nothing to do now")
         if action not in legal:
             raise RoomError(ILLEGAL, f"{action_dict(action)} is not legal now")
-        return {"k": "act", "player": p, "action": action_dict(with_seq(action, seq)), "by": "player"}
+        wire = action_dict(action)  # it carries seq (checked above)
+        self._parsed = (wire, action)
+        return {"k": "act", "player": p, "action": wire, "by": "player"}
 
 
     # -- system commands: each checks and returns the entry to commit -------------------------

@@ -205,3 +205,12 @@ async def test_a_schema_2_log_is_moved_to_append_order_intact(tmp_path):
         raw.close()
     assert cols == ["id", "room_id", "n", "entry", "at"]
     assert last == (7, 3)  # appended at the end
+
+
+def test_rows_are_compact_sorted_json_whatever_the_encoder():
+    """orjson writes what json would; what it refuses (big integers, non-string keys) json writes."""
+    import json
+
+    for obj in ({"k": "act", "b": [1, 2.5, None, True], "a": {"z": "和", "y": -3}},
+                {"seed": 2**70, "x": 1}, {2: "two", 1: "one"}):
+        assert S.dumps(obj) == json.dumps(obj, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
