@@ -145,8 +145,9 @@ CHOWS = tuple(Chow(t) for t in range(NUM_KINDS))
 CONCEALED_KONGS = tuple(ConcealedKong(t) for t in range(NUM_KINDS))
 ADDED_KONGS = tuple(AddedKong(t) for t in range(NUM_KINDS))
 # ids of the shared instances: step() need not re-check what it built itself.
-SHARED = frozenset(map(id, (WIN, PASS, PUNG, KONG, CONTINUE) + DISCARDS + READY_DISCARDS + CHOWS + CONCEALED_KONGS
-                       + ADDED_KONGS))
+_SHARED_INSTANCES = ((WIN, PASS, PUNG, KONG, CONTINUE) + DISCARDS + READY_DISCARDS + CHOWS + CONCEALED_KONGS
+                     + ADDED_KONGS)
+SHARED = frozenset(map(id, _SHARED_INSTANCES))
 
 
 def check(action: Any) -> None:
@@ -179,6 +180,16 @@ def to_dict(action: Action) -> dict:
     if action.seq is not None:
         d["seq"] = action.seq
     return d
+
+
+def wire_list(actions) -> list[dict]:
+    """``[to_dict(a) for a in actions]`` for a prompt's legal actions: the shared instances' forms are
+    made once and shared between messages (read-only: encoded, never changed)."""
+    out = []
+    for a in actions:
+        d = _SHARED_WIRE.get(id(a))
+        out.append(to_dict(a) if d is None else d)
+    return out
 
 
 def from_dict(d: Any) -> Action:
@@ -216,3 +227,6 @@ def with_seq(action: Action, seq: int) -> Action:
     if flag is not None:
         kwargs[flag] = getattr(action, flag)
     return type(action)(**kwargs)
+
+
+_SHARED_WIRE = {id(a): to_dict(a) for a in _SHARED_INSTANCES}

@@ -33,6 +33,7 @@ from game.actions import (
     TimeUp,
     from_dict,
     to_dict as action_dict,
+    wire_list,
     with_seq,
 )
 from game.hand import Meld
@@ -704,7 +705,7 @@ class Room:
         legal = self._legal(player)
         # "seq": what an answer must carry (the window's during a claim window).
         seq = None if self.phase != PLAYING else self.window.seq if self.window is not None else self.match.seq
-        return self._msg({"t": "game", "events": projected, "legal": [action_dict(a) for a in legal],
+        return self._msg({"t": "game", "events": projected, "legal": wire_list(legal),
                           "to_act": bool(legal), "seq": seq, "clock": self._clock() if clock is None else clock})
 
     def _game_msgs(self, events: list) -> list[Outbound]:
