@@ -67,6 +67,7 @@ class Store:
         self._since_checkpoint = 0  # log rows written since the last checkpoint started
         self._checkpointer: asyncio.Task | None = None
         self._broken: set[int] = set()  # rooms a write of which failed: their later writes fail too
+        self._next_n: dict[int, int] = {}  # open room -> the n its next log row must have
 
     @classmethod
     async def open(cls, path: str | Path) -> Store:
@@ -151,36 +152,49 @@ class Store:
 
     async def add_room(self, code: str, config: dict, created_by: str | None, entries: list) -> int:
         """A new room and the first entries of its log, together."""
-        return await self._in_thread(self._add_room_sync, code, config, created_by, entries)
+        room_id = await self._in_thread(self._add_room_sync, code, config, created_by, entries)
+        self._next_n[room_id] = len(entries)
+        return room_id
 
     def _add_room_sync(self, code: str, config: dict, created_by: str | None, entries: list) -> int:
         con = self.db._conn
         now = time.time()
         with _transaction(con):
-            cur = con.execute("INSERT INTO rooms (code, config, created_by, created_at) VALUES (?, ?, ?, ?)",
+            # Row ids only grow (nothing is deleted): the room's rows will all come after the last one.
+            cur = con.execute("INSERT INTO rooms (code, config, created_by, created_at, log_from)"
+                              " VALUES (?, ?, ?, ?, (SELECT COALESCE(MAX(id), 0) + 1 FROM actions))",
                               (code, dumps(config), created_by, now))
             con.executemany("INSERT INTO actions (room_id, n, entry, at) VALUES (?, ?, ?, ?)",
                             [(cur.lastrowid, i, dumps(e), now) for i, e in enumerate(entries)])
         return cur.lastrowid
 
     async def open_rooms(self) -> list[dict]:
-        """Every room that was not closed, with its config and whole log, for recovery."""
+        """Every room that was not closed, with its config and whole log, for recovery: one pass over
+        the rows from the first open room's ``log_from`` on. Each log is checked to be 0, 1, 2, ..."""
         rooms = await self.db.execute_fetchall(
-            "SELECT id, code, config FROM rooms WHERE closed_at IS NULL ORDER BY id")
+            "SELECT id, code, config, log_from FROM rooms WHERE closed_at IS NULL ORDER BY id")
+        logs: dict[int, list] = {r["id"]: [] for r in rooms}
+        if rooms:
+            rows = await self.db.execute_fetchall(
+                "SELECT room_id, n, entry FROM actions WHERE id >= ?"
+                " AND room_id IN (SELECT id FROM rooms WHERE closed_at IS NULL) ORDER BY id",
+                (min(r["log_from"] for r in rooms),))
+            for row in rows:
+                logs[row["room_id"]].append(row)
         out = []
         for r in rooms:
-            log = await self.db.execute_fetchall(
-                "SELECT n, entry FROM actions WHERE room_id = ? ORDER BY n", (r["id"],))
-            entries = [json.loads(row["entry"]) for row in log]
+            log = logs.get(r["id"], [])  # a room opened while this ran is not in ``rooms``
             assert [row["n"] for row in log] == list(range(len(log))), f"room {r['code']}: log has gaps"
-            out.append({"id": r["id"], "code": r["code"], "config": json.loads(r["config"]), "log": entries})
+            self._next_n[r["id"]] = len(log)
+            out.append({"id": r["id"], "code": r["code"], "config": json.loads(r["config"]),
+                        "log": [json.loads(row["entry"]) for row in log]})
         return out
 
     async def write(self, room_id: int, start: int, entries: list, effects: list | None = None) -> None:
         """Append log entries ``start, start+1, ...`` and apply match effects in one transaction.
 
-        The unique index on (room_id, n) makes a duplicate or out-of-order append fail loudly instead of
-        storing an action twice. Writes of several rooms that arrive together (or within
+        A write whose ``start`` does not follow the room's last row (a repeat or a gap) fails with
+        ``sqlite3.IntegrityError`` and writes nothing (``append``). Writes of several rooms that arrive together (or within
         ``COMMIT_EVERY`` of the last commit) share one commit (group commit); one that fails changes
         nothing and the others still land (see ``_write_batch_sync``). Returns once the write is
         committed.
@@ -198,7 +212,16 @@ class Store:
                done: Callable[[BaseException | None], None]) -> None:
         """``write`` for code that does not wait: ``done(None)`` is called once the write is committed,
         ``done(exception)`` if it failed. A room's writes land in the order they were appended; once one
-        fails, the room's later writes fail too (its log must not go on after a hole)."""
+        fails, the room's later writes fail too (its log must not go on after a hole).
+
+        The rows must follow the room's last ones (n = start is the room's next row), checked here rather
+        than by an index (migration 3): a write that does not is refused at once and changes nothing."""
+        expected = self._next_n.get(room_id)
+        if start != expected:
+            what = "is not open here" if expected is None else f"is at row {expected}, not {start}"
+            asyncio.get_running_loop().call_soon(done, sqlite3.IntegrityError(f"room {room_id}'s log {what}"))
+            return
+        self._next_n[room_id] = start + len(entries)
         self._pending.append((room_id, start, entries, effects, done))
         if self._flush_at is None:
             # The rooms running in this pass of the loop join the batch; so do those of the next passes
@@ -306,11 +329,13 @@ class Store:
         return await self.db._execute(fn, *args)
 
     async def close_room(self, room_id: int) -> None:
+        self._next_n.pop(room_id, None)
         await self.db.execute("UPDATE rooms SET closed_at = ? WHERE id = ? AND closed_at IS NULL",
                               (time.time(), room_id))
 
     async def log_length(self, room_id: int) -> int:
-        (n,) = await self._one("SELECT COUNT(*) FROM actions WHERE room_id = ?", (room_id,))
+        (n,) = await self._one("SELECT COUNT(*) FROM actions WHERE room_id = ?"
+                               " AND id >= (SELECT log_from FROM rooms WHERE id = ?)", (room_id, room_id))
         return n
 
     # matches
@@ -400,8 +425,8 @@ class Store:
     async def room_log(self, code: str) -> list[dict]:
         """A room's whole log by its code (closed rooms included): what a tournament table reported."""
         rows = await self.db.execute_fetchall(
-            "SELECT a.entry FROM actions a JOIN rooms r ON r.id = a.room_id WHERE r.code = ? ORDER BY a.n",
-            (code,))
+            "SELECT a.entry FROM rooms r JOIN actions a ON a.room_id = r.id AND a.id >= r.log_from"
+            " WHERE r.code = ? ORDER BY a.id", (code,))
         return [json.loads(row["entry"]) for row in rows]
 
 

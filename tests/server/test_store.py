@@ -82,14 +82,17 @@ async def test_a_failing_write_fails_alone_in_its_batch(tmp_path, monkeypatch):
         b = await st.add_room("r00000002", {"hands": 4}, None, [{"k": "create"}])
         start = {"kind": "match_start", "number": 1, "rules": {}, "seed": "1", "salt": "s", "commitment": "c",
                  "players": ["p1", None, None, None]}
+        c = await st.add_room("r00000003", {"hands": 4}, None, [{"k": "create"}])
+        orphan = {"kind": "hand_result", "number": 9, "hand": 0, "record": {}}  # match 9 was never recorded
         results = await asyncio.gather(
-            st.write(a, 1, [{"k": "first"}]), st.write(a, 1, [{"k": "again"}]), st.write(b, 1, [{"k": "x"}], [start]),
-            return_exceptions=True)
-        assert batches == [3]  # one transaction...
-        assert results[0] is None and results[2] is None  # ...in which only the duplicate failed
-        assert isinstance(results[1], sqlite3.IntegrityError)
+            st.write(a, 1, [{"k": "first"}]), st.write(c, 1, [{"k": "lost"}], [orphan]),
+            st.write(b, 1, [{"k": "x"}], [start]), st.write(a, 1, [{"k": "again"}]), return_exceptions=True)
+        assert batches == [3]  # one transaction (the repeat never reached it)...
+        assert results[0] is None and results[2] is None  # ...in which only the orphan failed
+        assert isinstance(results[1], sqlite3.IntegrityError)  # hand_results.match_id NOT NULL
+        assert isinstance(results[3], sqlite3.IntegrityError)  # n = 1 is taken: refused before writing
         logs = {r["id"]: [e["k"] for e in r["log"]] for r in await st.open_rooms()}
-        assert logs == {a: ["create", "first"], b: ["create", "x"]}
+        assert logs == {a: ["create", "first"], b: ["create", "x"], c: ["create"]}
         assert (await st.room_matches(b))[1]["commitment"] == "c"
         assert await st.room_matches(a) == {}
     finally:
@@ -104,15 +107,16 @@ async def test_after_a_failed_write_the_rooms_later_writes_fail_too(tmp_path):
         a = await st.add_room("r00000001", {"hands": 4}, None, [{"k": "create"}])
         b = await st.add_room("r00000002", {"hands": 4}, None, [{"k": "create"}])
         heard = []
-        st.append(a, 0, [{"k": "clash"}], None, lambda e: heard.append(("a0", e)))  # n = 0 is taken
-        st.append(a, 1, [{"k": "next"}], None, lambda e: heard.append(("a1", e)))
+        orphan = {"kind": "hand_result", "number": 9, "hand": 0, "record": {}}  # no match 9: cannot be stored
+        st.append(a, 1, [{"k": "lost"}], [orphan], lambda e: heard.append(("a1", e)))
+        st.append(a, 2, [{"k": "next"}], None, lambda e: heard.append(("a2", e)))
         st.append(b, 1, [{"k": "fine"}], None, lambda e: heard.append(("b1", e)))
         await st.write(b, 2, [{"k": "fine too"}])
-        assert [h[0] for h in heard] == ["a0", "a1", "b1"]
+        assert [h[0] for h in heard] == ["a1", "a2", "b1"]
         assert isinstance(heard[0][1], sqlite3.IntegrityError) and isinstance(heard[1][1], RuntimeError)
         assert heard[2][1] is None
         with pytest.raises(RuntimeError):
-            await st.write(a, 1, [{"k": "later"}])
+            await st.write(a, 3, [{"k": "later"}])
         logs = {r["id"]: [e["k"] for e in r["log"]] for r in await st.open_rooms()}
         assert logs == {a: ["create"], b: ["create", "fine", "fine too"]}
     finally:
@@ -176,7 +180,7 @@ async def test_reads_and_transactions_on_the_shared_connection_do_not_collide(tm
 
 async def test_a_schema_2_log_is_moved_to_append_order_intact(tmp_path):
     """Migration 3 rebuilds the action log as a rowid table: the rows of a database made before it keep
-    their rooms, numbers and entries, and (room_id, n) still refuses a repeat."""
+    their rooms, numbers and entries, and a repeated or skipped n is still refused."""
     path = tmp_path / "old.db"
     raw = sqlite3.connect(path, isolation_level=None)
     for number, p in S.migrations()[:2]:
@@ -192,7 +196,9 @@ async def test_a_schema_2_log_is_moved_to_append_order_intact(tmp_path):
         assert [e["k"] for e in room["log"]] == ["e0", "e1", "e2"]
         await st.write(7, 3, [{"k": "e3"}])
         with pytest.raises(sqlite3.IntegrityError):
-            await st.write(7, 1, [{"k": "again"}])
+            await st.write(7, 1, [{"k": "again"}])  # a repeat
+        with pytest.raises(sqlite3.IntegrityError):
+            await st.write(7, 5, [{"k": "later"}])  # a gap
         (version,) = await st._one("PRAGMA user_version")
         assert version == 3
     finally:
