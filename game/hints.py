@@ -6,8 +6,8 @@ discard) it lists, for each discard that leaves the hand ready, the waits after 
 hand's own (seat and prevalent wind, flowers) as ``game.judge`` builds it, on a discard: no 自摸, and
 nothing that depends on the table (和绝张, 杠上开花, 海底) — those change from one tile to the next.
 
-Results are cached: a seat's hint changes only when its tiles do. The returned dicts are shared
-between callers: do not change them.
+The waits of a ready hand are cached (the hand that discards is usually the one that was shown its
+discards' waits just before). The returned lists are shared between callers: do not change them.
 """
 
 from __future__ import annotations
@@ -27,26 +27,28 @@ def hint(melds: tuple[Meld, ...], concealed: tuple[int, ...], *, rules: Rules, s
     """``{"waits": [...]}`` or ``{"discards": {"<tile>": [...]}}`` (JSON keys are strings); each wait
     ``{"tile", "fans": [[id, name, name_en, points, count], ...], "total", "total_without_flowers",
     "meets_min"}``. None for a tile count that is neither (never at a live table)."""
-    return _hint(tuple(melds), tuple(sorted(concealed)), rules, seat_wind, prevalent, flowers, declared, blocked)
-
-
-@lru_cache(maxsize=8192)
-def _hint(melds, concealed, rules, seat_wind, prevalent, flowers, declared, blocked):
-    ctx = WinContext(win_tile=0, seat_wind=seat_wind, prevalent_wind=prevalent, flowers=flowers)
-    args = (rules, ctx, declared, blocked)
+    melds, concealed = tuple(melds), tuple(sorted(concealed))
     n = len(concealed)
     if n % 3 == 1:
-        return {"waits": _waits(melds, concealed, *args)}
+        if shanten(concealed, len(melds)) > 0:
+            return {"waits": []}  # most hands, most of the time: no context, no cache needed
+        return {"waits": _waits(melds, concealed, *_args(rules, seat_wind, prevalent, flowers, declared, blocked))}
     if n % 3 != 2:
         return None
     out: dict = {}
     if shanten(concealed, len(melds)) <= 0:  # otherwise no discard leaves the hand ready
+        args = _args(rules, seat_wind, prevalent, flowers, declared, blocked)
         for t in dict.fromkeys(concealed):
             i = concealed.index(t)
             waits = _waits(melds, concealed[:i] + concealed[i + 1:], *args)
             if waits:
                 out[str(t)] = waits
     return {"discards": out}
+
+
+def _args(rules: Rules, seat_wind: int, prevalent: int, flowers: int, declared: bool, blocked: bool) -> tuple:
+    ctx = WinContext(win_tile=0, seat_wind=seat_wind, prevalent_wind=prevalent, flowers=flowers)
+    return rules, ctx, declared, blocked
 
 
 @lru_cache(maxsize=8192)

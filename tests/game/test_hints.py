@@ -77,7 +77,11 @@ def test_hint_of_a_seats_view_and_its_cache():
     v = M.view(m, 0)
     h = hint_of_view(v, m.rules)
     assert set(h["discards"]) == {str(T("N")), str(T("1s"))}
-    assert hint_of_view(M.view(m, 0), m.rules) is h  # computed once per hand state
+    assert hint_of_view(M.view(m, 0), m.rules) == h  # the same hand, the same hint
+    # Discarding N leaves a ready hand whose waits were scored for the hint above: taken from the cache.
+    after = list(ours)
+    after.remove(T("N"))
+    assert hint((), after, rules=m.rules)["waits"] is h["discards"][str(T("N"))]
     assert hint_of_view(M.view(m, None), m.rules) is None  # a spectator has no hand
     other = hint_of_view(M.view(m, 1), m.rules)
     assert other == {"waits": []}  # 13 tiles, not ready
