@@ -38,6 +38,13 @@ EVENT_FIELDS: dict[str, tuple[tuple[str, ...] | None, tuple[str, ...]]] = {
 }
 
 
+def same_for_every_seat(event: dict) -> bool:
+    """Whether ``project(event, seat)`` is the same for every seat and for a spectator: the event is
+    public and has no field for its own seat only (one projection can then go to everybody)."""
+    public, own = EVENT_FIELDS[event["t"]]
+    return public is not None and not own
+
+
 def project(event: dict, seat: int | None) -> dict | None:
     """The event as ``seat`` may see it (None: a spectator), or None when it is not theirs to see."""
     public, own = EVENT_FIELDS[event["t"]]

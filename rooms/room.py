@@ -57,6 +57,14 @@ BOT_MODULES = {"fan": "rooms.bot", "random": "rooms.bot_random"}
 _DROPPED = frozenset(("response", "claim_window"))
 _MAX_STEPS = 100_000  # automatic entries in one call; a loop past this is a bug
 _UNSENT = object()
+_OWN = object()  # _shared: this event is projected for each recipient
+
+
+def _shared(events: list) -> list:
+    """Per event: its projection when everybody sees the same (built once for all recipients), else _OWN."""
+    return [gm.project(ev, None) if gm.same_for_every_seat(ev) else _OWN for ev in events]
+
+
 # Error codes of tournament tables and system commands (docs/rooms.md).
 TABLE = "room/table"  # a table's seats are fixed and it plays one match: not for players to change
 NOT_TABLE = "room/not_table"  # a system command for a room that is not a table
@@ -700,8 +708,15 @@ class Room:
     def _room_msgs(self) -> list[Outbound]:
         return self._broadcast({"t": "room", "room": self.info(True)})
 
-    def _game_msg(self, events: list, player: int | None, clock: dict | None = None) -> dict:
-        projected = [x for x in (gm.project(ev, player) for ev in events) if x is not None]
+    def _game_msg(self, events: list, player: int | None, clock: dict | None = None,
+                  shared: list | None = None) -> dict:
+        """``shared``: the events' projections that are the same for everybody (_shared), else None."""
+        project = gm.project
+        if shared is None:
+            projected = [x for x in (project(ev, player) for ev in events) if x is not None]
+        else:
+            projected = [x for x in (project(ev, player) if p is _OWN else p for ev, p in zip(events, shared))
+                         if x is not None]
         legal = self._legal(player)
         # "seq": what an answer must carry (the window's during a claim window).
         seq = None if self.phase != PLAYING else self.window.seq if self.window is not None else self.match.seq
@@ -710,18 +725,19 @@ class Room:
 
     def _game_msgs(self, events: list) -> list[Outbound]:
         out = []
-        clock = None
+        clock = shared = None
         watching = None  # spectators all get the same message: built once
         for m in self._recipients():
             if clock is None:
                 clock = self._clock()  # the same for every recipient (shared: messages are not changed)
+                shared = _shared(events)
             player = m.seat if self.phase == PLAYING else None
             if player is None:
                 if watching is None:
-                    watching = self._game_msg(events, None, clock)
+                    watching = self._game_msg(events, None, clock, shared)
                 out.append(Outbound(m.id, watching))
                 continue
-            out.append(Outbound(m.id, self._add_hint(m, self._game_msg(events, player, clock))))
+            out.append(Outbound(m.id, self._add_hint(m, self._game_msg(events, player, clock, shared))))
         return out
 
     def _hints_for(self, m: Member) -> bool:

@@ -75,6 +75,8 @@ def test_every_event_is_projected_from_the_allow_list():
                 out = M.project(e, p)
                 seat = None if p is None else M.seat_in(p, e["hand"])
                 assert out == project(e, seat)
+                if M.same_for_every_seat(e):  # the rooms send one projection to everybody
+                    assert out == M.project(e, None)
 
     play_match(Rules(hands=4, min_fan=0), 3, tidy_policy(rng), rng, on_step=on_step)
     assert {"deal", "draw", "discard", "claim", "response", "hand_end", "scores"} <= seen
