@@ -530,10 +530,9 @@ class Room:
         w = self.window
         if w is not None:
             w.answers[p] = action
-            out = [Outbound(self.seats[p].id, self._game_msg([], p))] if self.seats[p].bot is None else []
             if w.complete and self.config.claim_early_close and now >= w.opened + self.config.claim_min:
-                out += self._close(now)
-            return out
+                return self._close(now)  # its messages bring the answering seat up to date as well
+            return [Outbound(self.seats[p].id, self._game_msg([], p))] if self.seats[p].bot is None else []
         m = self.match
         if m.phase == gm.PLAYING:
             if by == "timeout":
