@@ -124,6 +124,7 @@ class Conn:
         self.n = 0  # room messages pushed on this connection: 1, 2, 3... (a gap means ask for a snapshot)
         self.inbox: deque | None = None  # frames waiting while an earlier one is awaited (server.app)
         self.worker: asyncio.Task | None = None  # awaits that frame, then handles the inbox
+        self.closing: asyncio.Task | None = None  # the closing handshake of close_soon
         self.closed = False
         self.close_reason = ""
         transport = ws.transport
@@ -238,7 +239,7 @@ class Conn:
             return
         self.closed = True
         self.close_reason = reason
-        self.closing = asyncio.get_running_loop().create_task(self._close(code, reason))  # kept: a task needs a reference
+        self.closing = asyncio.get_running_loop().create_task(self._close(code, reason))
 
     async def _close(self, code: int, reason: str) -> None:
         if self.writer is not None:
