@@ -38,7 +38,6 @@ from game.codec import hand_dict, result_dict
 from game.rules import Rules
 from game.views import project as project_seat
 from game.views import project_open
-from game.views import same_for_every_seat  # noqa: F401 - for the rooms, with project
 from game.views import view as hand_view
 from game.wall import check_wall, full_set, seed_state, shuffled
 

@@ -42,6 +42,7 @@ from game.rules import Rules
 from game.state import CLAIM as HAND_CLAIM
 from game.state import OVER as HAND_OVER
 from game.state import auto_action
+from game.views import same_for_every_seat
 from rooms import clock, errors as E
 from rooms.config import BOT_LEVELS, RoomConfig
 from rooms.errors import RoomError
@@ -62,7 +63,7 @@ _OWN = object()  # _shared: this event is projected for each recipient
 
 def _shared(events: list) -> list:
     """Per event: its projection when everybody sees the same (built once for all recipients), else _OWN."""
-    return [gm.project(ev, None) if gm.same_for_every_seat(ev) else _OWN for ev in events]
+    return [gm.project(ev, None) if same_for_every_seat(ev) else _OWN for ev in events]
 
 
 # Error codes of tournament tables and system commands (docs/rooms.md).
@@ -709,13 +710,13 @@ class Room:
 
     def _game_msg(self, events: list, player: int | None, clock: dict | None = None,
                   shared: list | None = None) -> dict:
-        """``shared``: the events' projections that are the same for everybody (_shared), else None."""
-        project = gm.project
+        """``shared``: the events' projections that are the same for everybody (_shared), when the
+        caller builds several messages from the same events."""
         if shared is None:
-            projected = [x for x in (project(ev, player) for ev in events) if x is not None]
-        else:
-            projected = [x for x in (project(ev, player) if p is _OWN else p for ev, p in zip(events, shared))
-                         if x is not None]
+            shared = _shared(events)
+        project = gm.project
+        projected = [x for x in (project(ev, player) if p is _OWN else p for ev, p in zip(events, shared))
+                     if x is not None]
         legal = self._legal(player)
         # "seq": what an answer must carry (the window's during a claim window).
         seq = None if self.phase != PLAYING else self.window.seq if self.window is not None else self.match.seq

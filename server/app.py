@@ -310,7 +310,7 @@ class App:
     # wait in ``conn.inbox`` behind it, so that a connection's frames are handled in order.
 
     def on_message(self, conn: Conn, idle: IdleTimer, frame: bytes | str) -> None:
-        idle.since = self.loop.time()
+        idle.wait()  # the wait for the next frame starts now
         if conn.closed or not self._admit(conn, frame):
             return
         if conn.inbox is not None:

@@ -81,9 +81,8 @@ class Store:
         await db.execute("PRAGMA synchronous=NORMAL")
         await db.execute("PRAGMA foreign_keys=ON")
         await db.execute("PRAGMA busy_timeout=5000")
-        # Every action dirties a page (its room's end of the log). A checkpoint every ~40 MB of WAL rather
-        # than every 4 MB copies each page once however often it was written meanwhile: about a fifth
-        # less CPU per logged row with 2,500 rooms writing (measured outside the server), fewer pauses.
+        # A checkpoint every ~40 MB of WAL rather than every 4 MB copies each page once however often it
+        # was written meanwhile (matches, players and rooms; the log has its own checkpoints below).
         await db.execute("PRAGMA wal_autocheckpoint=10000")  # pages
         # The log's connection waits for the other's short write transactions (timeout) rather than fail.
         log_con = sqlite3.connect(path, isolation_level=None, timeout=5.0)
@@ -234,7 +233,7 @@ class Store:
     # At most one commit this often: under load, the writes of this long share one commit (each alone
     # cost more CPU than the game did); a write that comes after a quiet spell is committed at once.
     COMMIT_EVERY = 0.002  # seconds
-    CHECKPOINT_EVERY = 2000  # log rows (about a page each) between checkpoints (``_checkpoint``)
+    CHECKPOINT_EVERY = 2000  # log rows between checkpoints (``_checkpoint``)
     CHECKPOINT_BACKSTOP = 20_000  # pages (80 MiB) of WAL at which the log's own connection checkpoints
 
     def _flush(self) -> None:
@@ -255,7 +254,8 @@ class Store:
             except Exception:  # the caller's bug: the other writes' callers still hear
                 log.exception("after a write of room %s", room_id)
         self._since_checkpoint += sum(len(b[2]) for b in batch)
-        if self._since_checkpoint >= self.CHECKPOINT_EVERY and (self._checkpointer is None or self._checkpointer.done()):
+        checkpointing = self._checkpointer is not None and not self._checkpointer.done()
+        if self._since_checkpoint >= self.CHECKPOINT_EVERY and not checkpointing:
             self._since_checkpoint = 0
             self._checkpointer = loop.create_task(self._checkpoint())
         if self._pending and self._flush_at is None:
@@ -274,26 +274,34 @@ class Store:
         land, so they are tried first as one statement; if anything fails, the transaction is rolled
         back and each write is tried again in a savepoint of its own, so that only the failing ones fail
         (and the later writes of their rooms, as those of rooms that failed before)."""
-        con = self.log_con
         now = time.time()
-        try:
-            if any(b[0] in self._broken for b in batch):
-                raise LookupError  # straight to the one-by-one path
-            rows = [(room_id, start + i, dumps(e), now) for room_id, start, entries, _ in batch
-                    for i, e in enumerate(entries)]
-            con.execute("BEGIN IMMEDIATE")
+        if not any(b[0] in self._broken for b in batch):
             try:
-                _insert_rows(con, rows)
-                for room_id, _, _, effects in batch:
-                    for effect in effects or ():
-                        _effect_sync(con, room_id, effect, now)
-                con.execute("COMMIT")
+                self._write_all_sync(batch, now)
                 return [None] * len(batch)
-            except BaseException:
-                _rollback_sync(con)
-                raise
-        except Exception:
-            pass  # one of them fails: which one is found below
+            except Exception:
+                pass  # one of them fails: which one is found below
+        return self._write_each_sync(batch, now)
+
+    def _write_all_sync(self, batch: list, now: float) -> None:
+        """Every write in ``batch`` in one transaction and as few statements as possible, or none."""
+        con = self.log_con
+        rows = [(room_id, start + i, dumps(e), now) for room_id, start, entries, _ in batch
+                for i, e in enumerate(entries)]
+        con.execute("BEGIN IMMEDIATE")
+        try:
+            _insert_rows(con, rows)
+            for room_id, _, _, effects in batch:
+                for effect in effects or ():
+                    _effect_sync(con, room_id, effect, now)
+            con.execute("COMMIT")
+        except BaseException:
+            _rollback_sync(con)
+            raise
+
+    def _write_each_sync(self, batch: list, now: float) -> list:
+        """Each write in a savepoint of its own, in one transaction; None or the exception for each."""
+        con = self.log_con
         out: list = []
         failed = set(self._broken)
         con.execute("BEGIN IMMEDIATE")

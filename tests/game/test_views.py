@@ -9,7 +9,7 @@ from game.actions import ConcealedKong
 from game.rules import Rules
 from game.simulate import play_match, random_policy, tidy_policy
 from game.state import OVER, auto_action, legal_actions, pending, start_hand, step
-from game.views import EVENT_FIELDS, project, view
+from game.views import EVENT_FIELDS, project, same_for_every_seat, view
 
 from tests.game.scenario import T, Table, scrambled
 
@@ -75,7 +75,7 @@ def test_every_event_is_projected_from_the_allow_list():
                 out = M.project(e, p)
                 seat = None if p is None else M.seat_in(p, e["hand"])
                 assert out == project(e, seat)
-                if M.same_for_every_seat(e):  # the rooms send one projection to everybody
+                if same_for_every_seat(e):  # the rooms send one projection to everybody
                     assert out == M.project(e, None)
 
     play_match(Rules(hands=4, min_fan=0), 3, tidy_policy(rng), rng, on_step=on_step)
