@@ -93,7 +93,7 @@ class Limits:
     ping_interval: float | None = None
     ping_timeout: float | None = 20.0
     close_timeout: float = 5.0
-    gc_every: float = 600.0  # a full collection, then gc.freeze(), this often (server.gctune; young ones: 100 ms)
+    gc_every: float = 600.0  # at most this often a full collection, if the process grew by 1/4 (server.gctune)
 
 
 @dataclass

@@ -80,6 +80,19 @@ class MessageConnection(ServerConnection):
         except Exception:  # a bug: the connection goes on (an exception here would kill the transport)
             log.exception("handling a message from %r", self.remote_address)
 
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        # The protocol keeps the exception that stopped its parser (EOFError for a dropped client); the
+        # exception's traceback holds the parser's frame, which holds the protocol: a cycle that only a
+        # full collection would free (server.gctune runs those rarely). The traceback is not needed.
+        parser_exc = self.protocol.parser_exc
+        if parser_exc is not None:
+            parser_exc.__traceback__ = None
+        # asyncio's socket transport keeps a bound method of its own (its read callback), a cycle too;
+        # nothing reads from it after the connection is lost.
+        if getattr(self.transport, "_read_ready_cb", None) is not None:
+            self.transport._read_ready_cb = None
+
     def _fail(self, code: CloseCode, reason: str) -> None:
         self.failed, self.fragments = True, None
         self.protocol.fail(code, reason)

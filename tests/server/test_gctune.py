@@ -1,4 +1,5 @@
-"""server.gctune: young collections on a clock, their survivors frozen; a full sweep now and then."""
+"""server.gctune: what the server makes is frozen on a clock without being walked; a full sweep only when
+the process has grown by a quarter since the last one, and not more often than allowed."""
 
 import asyncio
 import gc
@@ -11,30 +12,53 @@ class Node:
         self.other = None
 
 
-def test_young_frees_young_cycles_and_freezes_what_survives():
+def test_young_freezes_what_was_made_without_collecting():
     try:
         gc.collect()
         frozen = gc.get_freeze_count()
-        keep = [Node() for _ in range(100)]  # alive: frozen by young()
-        a, b = Node(), Node()
-        a.other, b.other = b, a
-        del a, b  # a young cycle, unreachable
-        found = gctune.young()
-        assert found >= 2
+        keep = [Node() for _ in range(100)]
+        gctune.young()
         assert gc.get_freeze_count() >= frozen + 100
-        assert gc.get_count()[0] < 50  # nothing young left to walk
+        assert gc.get_count()[0] == 0  # nothing young left for an automatic collection to walk
         assert all(gc.is_tracked(n) for n in keep)
     finally:
         gc.unfreeze()
 
 
-async def test_run_collects_the_young_often_and_sweeps_now_and_then(monkeypatch):
+def test_sweep_finds_a_cycle_that_died_after_it_was_frozen():
+    try:
+        a, b = Node(), Node()
+        a.other, b.other = b, a
+        gctune.young()
+        del a, b
+        assert gctune.sweep() >= 2
+    finally:
+        gc.unfreeze()
+
+
+def test_resident_bytes_is_the_size_of_a_live_process():
+    assert 1 << 20 < gctune.resident_bytes() < 1 << 40
+
+
+async def _calls_in(monkeypatch, seconds: float, sizes, **kw) -> list[str]:
     calls = []
     monkeypatch.setattr(gctune, "young", lambda: calls.append("young"))
     monkeypatch.setattr(gctune, "sweep", lambda: calls.append("sweep"))
-    task = asyncio.create_task(gctune.run(sweep_every=0.2, young_every=0.02))
-    await asyncio.sleep(0.5)
+    sizes = iter(sizes)
+    task = asyncio.create_task(gctune.run(size=lambda: next(sizes), freeze_every=0.01, **kw))
+    await asyncio.sleep(seconds)
     task.cancel()
     await asyncio.gather(task, return_exceptions=True)
-    assert calls.count("young") >= 8
-    assert 1 <= calls.count("sweep") <= 3
+    return calls
+
+
+async def test_run_freezes_often_and_sweeps_only_after_growth(monkeypatch):
+    flat = await _calls_in(monkeypatch, 0.3, [100] * 1000, sweep_every=0.05, check_every=0.02)
+    assert flat.count("young") >= 10
+    assert "sweep" not in flat  # no growth, no pause
+    # 100 at the start; 130 at the first look (a quarter more: sweep), 110 after it; 120 is not enough
+    # more than 110, 140 is; every look after that sees 140 (no more growth).
+    grown = await _calls_in(monkeypatch, 0.5, [100, 130, 110, 120, 140] + [140] * 1000, sweep_every=0.1, check_every=0.02)
+    assert grown.count("sweep") == 2
+    first, second = [i for i, c in enumerate(grown) if c == "sweep"]
+    assert second - first >= 8  # not before sweep_every has gone by again (0.1 s of 0.01-s freezes)

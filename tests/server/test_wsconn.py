@@ -1,6 +1,8 @@
 """Messages are handled as they are read (server.wsconn, server.app.on_message): in order even when one
 must wait, whole when a client sends them in fragments, and refused with the close codes of RFC 6455."""
 
+import asyncio
+import gc
 import json
 
 import msgpack
@@ -45,3 +47,34 @@ async def test_a_text_frame_that_is_not_utf8_closes_the_connection(server):
     c.ws.protocol.send_text(b"\xff\xfe{}")
     c.ws.send_data()
     assert await closed_code(c) == 1007
+
+
+async def test_a_dropped_connection_leaves_no_cycle_for_the_collector(server):
+    """Players who drop (no close frame) are freed as they go: full collections are rare (server.gctune),
+    so a cycle per dropped connection would pile up until one."""
+    clients = [await server.client(name=f"Drop{i}") for i in range(4)]
+    code = (await clients[0].request({"t": "create", "config": {"hands": 4}}))["info"]["invite"]
+    for c in clients[1:]:
+        assert (await c.request({"t": "join", "code": code}))["t"] == "ok"
+    gc.unfreeze()
+    gc.collect()  # what earlier tests left
+    gc.disable()
+    try:
+        clients[0].ws.transport.abort()  # reset
+        for c in clients[1:]:
+            c.ws.transport.close()  # end of stream
+        for _ in range(100):  # until the server has seen all four go
+            await asyncio.sleep(0.02)
+            gc.unfreeze()
+            if sum(type(o).__name__ == "ServerProtocol" for o in gc.get_objects()) == 0:
+                break
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        gc.unfreeze()
+        gc.collect()
+        left = sorted({type(o).__qualname__ for o in gc.garbage})
+        assert left == []
+    finally:
+        gc.garbage.clear()
+        gc.set_debug(0)
+        gc.enable()
+        gc.freeze()
