@@ -78,3 +78,60 @@ async def test_a_dropped_connection_leaves_no_cycle_for_the_collector(server):
         gc.set_debug(0)
         gc.enable()
         gc.freeze()
+
+
+# -- frames as they come off the wire (server.wsconn reads whole data frames itself, websockets the rest)
+
+MASK = b"\x11\x22\x33\x44"
+
+
+def wire(payload: bytes, op: int = 0x2, fin: bool = True, rsv: int = 0, masked: bool = True) -> bytes:
+    """One client frame (RFC 6455 5.2)."""
+    n = len(payload)
+    head = bytes([(0x80 if fin else 0) | rsv | op])
+    m = 0x80 if masked else 0
+    head += bytes([m | n]) if n < 126 else bytes([m | 126]) + n.to_bytes(2, "big")
+    if not masked:
+        return head + payload
+    return head + MASK + bytes(b ^ MASK[i % 4] for i, b in enumerate(payload))
+
+
+def ping(i: int) -> bytes:
+    return wire(msgpack.packb({"t": "ping", "id": i}))
+
+
+async def pongs(c, ids) -> list:
+    return [(await c.wait_for(lambda m: m.get("re") == i))["t"] for i in ids]
+
+
+async def test_frames_in_one_write_and_frames_split_across_writes(server):
+    c = await server.client(name="Wire")
+    c.ws.transport.write(ping(1) + ping(2) + wire(json.dumps({"t": "ping", "id": 3}).encode(), op=0x1))
+    c.strict = False
+    assert await pongs(c, [1, 2, 3]) == ["pong"] * 3
+    data = ping(4) + ping(5) + ping(6)
+    for piece in (data[:3], data[3:20], data[20:]):  # cut inside headers and payloads
+        c.ws.transport.write(piece)
+        await asyncio.sleep(0.02)
+    assert await pongs(c, [4, 5, 6]) == ["pong"] * 3
+    c.ws.transport.write(ping(7))  # after the split frames, whole ones again
+    assert await pongs(c, [7]) == ["pong"]
+
+
+async def test_a_long_frame_and_a_control_frame_among_data_frames(server):
+    c = await server.client(name="Mixed")
+    long_ping = msgpack.packb({"t": "ping", "id": 8, "pad": "x" * 300})  # a 16-bit length
+    assert len(long_ping) > 125
+    control = wire(b"are you there", op=0x9)  # a websocket ping: websockets answers it (the client ignores
+    c.ws.transport.write(wire(long_ping) + control + ping(9))  # a pong it did not ask for)
+    assert await pongs(c, [8, 9]) == ["pong", "pong"]
+
+
+async def test_irregular_frames_close_the_connection_as_websockets_does(server):
+    for frame, code in [(wire(msgpack.packb({"t": "ping"}), masked=False), 1002),  # a client must mask
+                        (wire(msgpack.packb({"t": "ping"}), rsv=0x40), 1002),  # no extension agreed
+                        (wire(b"x" * 20_000), 1009)]:  # over the hard limit
+        c = await server.client(name="Odd")
+        c.ws.transport.write(ping(1) + frame)
+        assert await pongs(c, [1]) == ["pong"]
+        assert await closed_code(c) == code
