@@ -198,6 +198,7 @@ class Room:
         self.last_now = float("-inf")
         self._settled: list | None = None  # the pending timers as _run last left them (None: changed since)
         self._parsed: tuple | None = None  # (an act entry's action dict, the action): parsed once
+        self._last_window: tuple = (None, {})  # (seq, options) of the last claim window closed
 
     # ------------------------------------------------------------------------------------------
     # The calls
@@ -568,6 +569,7 @@ class Room:
         """Pass the answers of the seats the game asked to the game, counterclockwise from the discarder,
         then send everything the window held back."""
         w, self.window = self.window, None
+        self._last_window = (w.seq, w.options)
         m = self.match
         events = list(w.held)
         for p in w.asked:
@@ -1141,6 +1143,12 @@ class Room:
             legal, seq = gm.legal_actions(self.match, p), self.match.seq
         if action.seq != seq:
             raise RoomError(STALE, f"action answers seq {action.seq}, the table is at seq {seq}")
+        last_seq, last_options = self._last_window
+        if (w is None and action not in legal and last_seq == seq and p in last_options
+                and action in (last_options[p] or (PASS,))):
+            # An answer to the window that just closed (on its timer, or on the others' answers): the
+            # game's seq did not move if nobody claimed, but the answer is late, not wrong.
+            raise RoomError(STALE, f"the claim window for seq {seq} has closed")
         if not legal:
             raise RoomError(NOT_YOUR_TURN, "you have nothing to do now")
         if action not in legal:

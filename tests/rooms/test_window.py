@@ -3,8 +3,11 @@ window for the three other seats, the game's own window is hidden, and its later
 
 import dataclasses
 
+import pytest
+
 from game import match as gm
 from game.state import CLAIM
+from rooms.errors import RoomError
 from rooms.window import window_view
 
 from tests.rooms.support import CODE, act, bots_room, random_bot, tidy
@@ -145,3 +148,43 @@ def test_game_messages_carry_the_seq_to_answer():
     assert last["to_act"] and last["seq"] == room.window.seq
     out = room.handle("alice", {"t": "act", "action": {"a": "pass", "seq": last["seq"]}}, 2)
     assert out[0].msg["seq"] == room.match.seq
+
+
+def test_an_answer_to_a_window_that_closed_is_stale():
+    """alice sits where she is asked after every discard of the seat before her; she lets windows close on
+    their timer, then answers them: late (action/stale), whether it is her turn now or nobody's. A
+    discard of hers that is wrong stays action/illegal."""
+    room = bots_room(seats=(), bot_delay=1.0)  # a bot whose turn follows the window has not acted yet
+    room.handle("alice", {"t": "sit", "seat": 1}, 0)
+    for s in (0, 2, 3):
+        room.handle("alice", {"t": "add_bot", "seat": s}, 0)
+    now = 0.0
+    room.handle("alice", {"t": "start"}, now)
+    codes = set()
+    for _ in range(400):
+        if room.phase != "playing" or {"her turn", "not hers"} <= codes:
+            break
+        g = room.snapshot("alice")["game"]
+        w = room.window
+        if w is not None and g["to_act"] and 1 in w.asked and not any(w.options.values()):
+            # the game asked nobody: when the window closes, the seq stays where it is
+            late = {"a": "pass", "seq": w.seq}
+            now = w.opened + room.config.claim_time
+            room.tick(now)
+            assert room.window is None
+            with pytest.raises(RoomError) as e:
+                room.handle("alice", {"t": "act", "action": late}, now)
+            assert e.value.code == "action/stale", e.value.message
+            her_turn = bool(room.snapshot("alice")["game"]["to_act"])
+            codes.add("her turn" if her_turn else "not hers")
+            # a claim the window never offered her is still wrong, not late
+            with pytest.raises(RoomError) as e:
+                room.handle("alice", {"t": "act", "action": {"a": "pung", "seq": w.seq}}, now)
+            assert e.value.code == ("action/illegal" if her_turn else "action/not_your_turn"), e.value.message
+            continue
+        if g["to_act"]:
+            act(room, "alice", tidy(g), now)
+        else:
+            now = room.next_deadline()
+            room.tick(now)
+    assert "her turn" in codes
