@@ -15,6 +15,7 @@ from rooms.types import ROOM_TYPES, rules_for
 HANDS = (4, 8, 16)  # one, two or four wind rounds (decisions.md item 8)
 TABLE_HANDS = range(1, 17)  # a tournament table: a session of up to 16 hands (tournament.md 2.5)
 BOT_LEVELS = ("fan", "random")
+LOBBY, PLAYING = "lobby", "playing"  # a room's phases: seating and readying, or a match in play
 
 
 @dataclass(frozen=True, slots=True)

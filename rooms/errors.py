@@ -48,3 +48,9 @@ BAD_CODE = "room/bad_code"
 BANNED = "room/banned"
 NOT_BOT = "room/not_bot"
 NOT_FULL = "room/not_full"
+
+# Tournament tables and system commands (docs/rooms.md).
+TABLE = "room/table"  # a table's seats are fixed and it plays one match: not for players to change
+NOT_TABLE = "room/not_table"  # a system command for a room that is not a table
+NO_HAND = "room/no_hand"  # 停和 needs a hand in play
+SUBSTITUTED = "room/substituted"  # the seat is already played by a can't-win substitute

@@ -7,6 +7,7 @@ a clock. Nothing here does I/O or reads a clock: time arrives as ``now``.
 
 A tournament table (``Room.create_table``) is a room with fixed seats, started and steered by the
 server through ``system`` commands (start, 停和, substitutes, time up); docs/rooms.md "Tournament tables".
+Each command is checked in rooms/commands.py, which returns the entry this module commits.
 """
 
 from __future__ import annotations
@@ -20,12 +21,7 @@ from typing import Callable, Mapping, NamedTuple
 from game import match as gm
 from game.actions import (
     CONTINUE,
-    ILLEGAL,
-    MALFORMED,
-    NOT_YOUR_TURN,
     PASS,
-    STALE,
-    ActionError,
     AddedKong,
     Discard,
     NoWin,
@@ -43,14 +39,13 @@ from game.state import CLAIM as HAND_CLAIM
 from game.state import OVER as HAND_OVER
 from game.state import auto_action
 from game.views import same_for_every_seat
-from rooms import clock, errors as E
-from rooms.config import BOT_LEVELS, RoomConfig
-from rooms.errors import RoomError
+from rooms import clock, commands, errors as E
+from rooms.config import LOBBY, PLAYING, RoomConfig
+from rooms.errors import NOT_TABLE, RoomError
 from rooms.invite import normalize
 from rooms.records import hand_record, match_record, void_hand_record
 from rooms.window import DISCARD, ROB, Window, open_window, window_view
 
-LOBBY, PLAYING = "lobby", "playing"
 AUTO = "auto"  # the 托管 policy as a seat occupant: a seat left during a match when bots are off
 BOT_MODULES = {"fan": "rooms.bot", "random": "rooms.bot_random"}
 # Game events the room never forwards: answers are private acknowledgements (the room sends its own),
@@ -66,11 +61,6 @@ def _shared(events: list) -> list:
     return [gm.project(ev, None) if same_for_every_seat(ev) else _OWN for ev in events]
 
 
-# Error codes of tournament tables and system commands (docs/rooms.md).
-TABLE = "room/table"  # a table's seats are fixed and it plays one match: not for players to change
-NOT_TABLE = "room/not_table"  # a system command for a room that is not a table
-NO_HAND = "room/no_hand"  # 停和 needs a hand in play
-SUBSTITUTED = "room/substituted"  # the seat is already played by a can't-win substitute
 
 
 class Outbound(NamedTuple):
@@ -206,7 +196,7 @@ class Room:
     def handle(self, player_id: str, command: dict, now: float) -> list[Outbound]:
         """One command from a player; raises RoomError (and changes nothing) when it is rejected."""
         now = max(now, self.last_now)
-        check = E.command_check(command, _COMMANDS, _FIELDS)
+        check = E.command_check(command, commands.COMMANDS, commands.FIELDS)
         entry = check(self, player_id, command, now)
         out = self._commit(entry, now)
         return out + self._run(now)
@@ -216,7 +206,7 @@ class Room:
         ``stop_win``, ``substitute``, ``time_up`` (docs/rooms.md). Raises RoomError and changes nothing
         when it does not apply."""
         now = max(now, self.last_now)
-        check = E.command_check(command, _SYSTEM, _SYSTEM_FIELDS, what="system command")
+        check = E.command_check(command, commands.SYSTEM, commands.SYSTEM_FIELDS, what="system command")
         if not self.table:
             raise RoomError(NOT_TABLE, "system commands are for tournament tables")
         entry = check(self, command, now)
@@ -523,7 +513,7 @@ class Room:
         p, by = e["player"], e["by"]
         parsed = self._parsed
         if parsed is not None and parsed[0] is e["action"]:
-            action = parsed[1]  # _cmd_act's (the entry was not serialized in between)
+            action = parsed[1]  # commands.act's (the entry was not serialized in between)
         else:
             action = from_dict(e["action"])
         self._parsed = None
@@ -940,279 +930,13 @@ class Room:
             return max(h.since for h in humans) + cfg.abandon_after
         return None
 
-    # ------------------------------------------------------------------------------------------
-    # Commands: each checks and returns the entry to commit (or raises; nothing has changed)
-
     def _member(self, pid: str) -> Member:
         m = self.members.get(pid)
         if m is None:
             raise RoomError(E.NOT_IN_ROOM, f"{pid!r} is not in this room")
         return m
 
-    def _host_only(self, pid: str) -> None:
-        self._member(pid)
-        if pid != self.host:
-            raise RoomError(E.NOT_HOST, "only the host may do that")
 
-    def _lobby_only(self, what: str) -> None:
-        if self.phase != LOBBY:
-            raise RoomError(E.IN_MATCH, f"{what}: not during a match")
-
-    def _check_code(self, pid: str, cmd: dict) -> None:
-        if pid in self.banned:
-            raise RoomError(E.BANNED, "you were removed from this room")
-        if pid in self.members:
-            raise RoomError(E.ALREADY_IN_ROOM, f"{pid!r} is already in this room")
-        if self.config.private and normalize(cmd.get("code")) != self.invite:
-            raise RoomError(E.BAD_CODE, "wrong invite code")
-
-    def _seat_arg(self, cmd: dict, free: bool = True) -> int:
-        seat = cmd.get("seat")
-        if seat is None and free:
-            for i, s in enumerate(self.seats):
-                if s is None:
-                    return i
-            raise RoomError(E.FULL, "every seat is taken")
-        if type(seat) is not int or not 0 <= seat <= 3:
-            raise RoomError(E.BAD_SEAT, f"seat must be 0..3, got {seat!r}")
-        if free and self.seats[seat] is not None:
-            raise RoomError(E.SEAT_TAKEN, f"seat {seat} is taken")
-        return seat
-
-    def _table_only_seat(self, what: str) -> None:
-        if self.table:
-            raise RoomError(TABLE, f"{what}: the seats of a tournament table are fixed")
-
-    def _owned_seat(self, pid: str) -> int | None:
-        """A table's seat assigned to ``pid`` and not given to a substitute."""
-        for i, s in enumerate(self.seats):
-            if s is not None and s.bot is None and s.id == pid:
-                return i
-        return None
-
-    def _cmd_join(self, pid, cmd, now):
-        if self.table:
-            # Only the seat's own player, at any time: back at the table after a leave.
-            seat = self._owned_seat(pid)
-            if pid in self.members:
-                raise RoomError(E.ALREADY_IN_ROOM, f"{pid!r} is already in this room")
-            if seat is None:
-                raise RoomError(TABLE, "the seats of a tournament table are fixed")
-            if cmd.get("seat", seat) != seat:
-                raise RoomError(E.BAD_SEAT, f"your seat at this table is {seat}")
-            return {"k": "join", "player": pid, "seat": seat}
-        self._check_code(pid, cmd)
-        self._lobby_only("join")
-        return {"k": "join", "player": pid, "seat": self._seat_arg(cmd)}
-
-    def _cmd_watch(self, pid, cmd, now):
-        if not self.config.spectators:
-            raise RoomError(E.NO_SPECTATORS, "this room has no spectators")
-        if pid in self.members:
-            m = self.members[pid]
-            if m.seat is None:
-                raise RoomError(E.ALREADY_IN_ROOM, "already watching")
-            self._table_only_seat("stand up")
-            self._lobby_only("stand up")
-        else:
-            if self._owned_seat(pid) is not None and self.table:
-                raise RoomError(TABLE, "your seat at this table is waiting: join it")
-            self._check_code(pid, cmd)
-        return {"k": "watch", "player": pid}
-
-    def _cmd_sit(self, pid, cmd, now):
-        self._member(pid)
-        self._table_only_seat("sit")
-        self._lobby_only("sit")
-        if "seat" not in cmd:
-            raise RoomError(E.BAD_COMMAND, "sit: which seat?")
-        return {"k": "sit", "player": pid, "seat": self._seat_arg(cmd)}
-
-    def _cmd_ready(self, pid, cmd, now):
-        m = self._member(pid)
-        if self.table:
-            raise RoomError(TABLE, "a tournament table starts when the tournament starts it")
-        self._lobby_only("ready")
-        if m.seat is None:
-            raise RoomError(E.NOT_SEATED, "only a seated player can be ready")
-        ready = cmd.get("ready", True)
-        if type(ready) is not bool:
-            raise RoomError(E.BAD_COMMAND, f"ready must be a bool, got {ready!r}")
-        return {"k": "ready", "player": pid, "ready": ready}
-
-    def _cmd_rematch(self, pid, cmd, now):
-        self._member(pid)
-        if self.table:
-            raise RoomError(TABLE, "a tournament table plays one match")
-        self._lobby_only("rematch")
-        if not self.finished:
-            raise RoomError(E.NO_MATCH, "no match has finished yet")
-        return self._cmd_ready(pid, {"ready": True}, now)
-
-    def _cmd_start(self, pid, cmd, now):
-        self._member(pid)
-        if self.table:
-            raise RoomError(TABLE, "a tournament table starts when the tournament starts it")
-        self._host_only(pid)
-        self._lobby_only("start")
-        if any(s is None for s in self.seats):
-            raise RoomError(E.NOT_FULL, "four seats must be filled (add bots?)")
-        return {"k": "start"}
-
-    def _cmd_add_bot(self, pid, cmd, now):
-        self._member(pid)
-        self._table_only_seat("add a bot")
-        self._host_only(pid)
-        self._lobby_only("add a bot")
-        if not self.config.bots:
-            raise RoomError(E.BOTS_DISABLED, "this room has no bots")
-        level = cmd.get("level", "fan")
-        if level not in BOT_LEVELS:
-            raise RoomError(E.BAD_COMMAND, f"level must be one of {BOT_LEVELS}, got {level!r}")
-        if level not in self._policies and self._bot(level) is None:
-            raise RoomError(E.BOTS_DISABLED, f"no {level} bot on this server")
-        return {"k": "add_bot", "seat": self._seat_arg(cmd), "level": level}
-
-    def _cmd_remove_bot(self, pid, cmd, now):
-        self._member(pid)
-        self._table_only_seat("remove a bot")
-        self._host_only(pid)
-        self._lobby_only("remove a bot")
-        seat = self._seat_arg(cmd, free=False)
-        if self.seats[seat] is None or self.seats[seat].bot is None:
-            raise RoomError(E.NOT_BOT, f"seat {seat} is not a bot")
-        return {"k": "remove_bot", "seat": seat}
-
-    def _cmd_kick(self, pid, cmd, now):
-        self._member(pid)
-        self._table_only_seat("kick")
-        self._host_only(pid)
-        target = cmd.get("player")
-        if target == pid or target not in self.members:
-            raise RoomError(E.NOT_IN_ROOM, f"no other member {target!r}")
-        return {"k": "kick", "player": pid, "target": target}
-
-    def _cmd_leave(self, pid, cmd, now):
-        self._member(pid)
-        return {"k": "leave", "player": pid}
-
-    def _cmd_host(self, pid, cmd, now):
-        self._member(pid)
-        if self.table:
-            raise RoomError(TABLE, "a tournament table has no host")
-        self._host_only(pid)
-        to = cmd.get("player")
-        if to == pid or to not in self.members:
-            raise RoomError(E.NOT_IN_ROOM, f"no other member {to!r}")
-        return {"k": "host", "to": to}
-
-    def _seated_in_match(self, pid) -> int:
-        m = self._member(pid)
-        if self.phase != PLAYING:
-            raise RoomError(E.NO_MATCH, "no match is being played")
-        if m.seat is None:
-            raise RoomError(E.NOT_SEATED, "spectators do not play")
-        return m.seat
-
-    def _cmd_auto(self, pid, cmd, now):
-        p = self._seated_in_match(pid)
-        on = cmd.get("on")
-        if type(on) is not bool:
-            raise RoomError(E.BAD_COMMAND, f"on must be a bool, got {on!r}")
-        return {"k": "auto", "player": p, "on": on, "why": "requested"}
-
-    def _cmd_hint(self, pid, cmd, now):
-        self._member(pid)
-        on = cmd.get("on")
-        if type(on) is not bool:
-            raise RoomError(E.BAD_COMMAND, f"on must be a bool, got {on!r}")
-        return {"k": "hint", "player": pid, "on": on}
-
-    def _cmd_act(self, pid, cmd, now):
-        p = self._seated_in_match(pid)
-        try:
-            action = from_dict(cmd.get("action"))
-        except ActionError as err:
-            raise RoomError(err.code, err.message) from None
-        if action.seq is None:
-            raise RoomError(MALFORMED, "an action must carry the seq it answers")
-        w = self.window
-        if w is not None:
-            legal, seq = w.legal(p), w.seq
-        else:
-            legal, seq = gm.legal_actions(self.match, p), self.match.seq
-        if action.seq != seq:
-            raise RoomError(STALE, f"action answers seq {action.seq}, the table is at seq {seq}")
-        last_seq, last_options = self._last_window
-        if (w is None and action not in legal and last_seq == seq and p in last_options
-                and action in (last_options[p] or (PASS,))):
-            # An answer to the window that just closed (on its timer, or on the others' answers): the
-            # game's seq did not move if nobody claimed, but the answer is late, not wrong.
-            raise RoomError(STALE, f"the claim window for seq {seq} has closed")
-        if not legal:
-            raise RoomError(NOT_YOUR_TURN, "you have nothing to do now")
-        if action not in legal:
-            raise RoomError(ILLEGAL, f"{action_dict(action)} is not legal now")
-        wire = action_dict(action)  # it carries seq (checked above)
-        self._parsed = (wire, action)
-        return {"k": "act", "player": p, "action": wire, "by": "player"}
-
-
-    # -- system commands: each checks and returns the entry to commit -------------------------
-
-    def _sys_player(self, cmd: dict) -> int:
-        p = cmd.get("player")
-        if type(p) is not int or not 0 <= p <= 3:
-            raise RoomError(E.BAD_SEAT, f"player must be a seat 0..3, got {p!r}")
-        return p
-
-    def _sys_in_match(self, what: str) -> None:
-        if self.phase != PLAYING or self.match.phase == gm.FINISHED:
-            raise RoomError(E.NO_MATCH, f"{what}: no match is being played")
-
-    def _sys_start(self, cmd, now):
-        if self.phase == PLAYING:
-            raise RoomError(E.IN_MATCH, "the table's match has started")
-        if self.finished:
-            raise RoomError(TABLE, "a tournament table plays one match")
-        return {"k": "start", "by": "system"}
-
-    def _sys_stop_win(self, cmd, now):
-        p = self._sys_player(cmd)
-        self._sys_in_match("stop_win")
-        if self.match.phase != gm.PLAYING:
-            raise RoomError(NO_HAND, "stop_win: no hand is in play (停和 lasts for the hand)")
-        return {"k": "stop_win", "player": p}
-
-    def _sys_substitute(self, cmd, now):
-        p = self._sys_player(cmd)
-        if self.finished:
-            raise RoomError(E.NO_MATCH, "substitute: the table's match is over")
-        if self.phase == PLAYING and self.match.phase == gm.FINISHED:
-            raise RoomError(E.NO_MATCH, "substitute: the match is over")
-        if self.seats[p] is None or self.stand_in[p]:  # an empty seat gets one at the start
-            raise RoomError(SUBSTITUTED, f"seat {p} is (or will be) played by a substitute already")
-        return {"k": "substitute", "player": p}
-
-    def _sys_time_up(self, cmd, now):
-        finish = cmd.get("finish_hand", False)
-        if type(finish) is not bool:
-            raise RoomError(E.BAD_COMMAND, f"finish_hand must be a bool, got {finish!r}")
-        self._sys_in_match("time_up")
-        return {"k": "time_up", "finish_hand": finish}
-
-
-_COMMANDS = {
-    "join": Room._cmd_join, "watch": Room._cmd_watch, "sit": Room._cmd_sit, "ready": Room._cmd_ready,
-    "rematch": Room._cmd_rematch, "start": Room._cmd_start, "add_bot": Room._cmd_add_bot,
-    "remove_bot": Room._cmd_remove_bot, "kick": Room._cmd_kick, "leave": Room._cmd_leave,
-    "host": Room._cmd_host, "auto": Room._cmd_auto, "act": Room._cmd_act, "hint": Room._cmd_hint,
-}
-_FIELDS = {
-    "join": {"code", "seat"}, "watch": {"code"}, "sit": {"seat"}, "ready": {"ready"}, "rematch": set(),
-    "start": set(), "add_bot": {"seat", "level"}, "remove_bot": {"seat"}, "kick": {"player"}, "leave": set(),
-    "host": {"player"}, "auto": {"on"}, "act": {"action"}, "hint": {"on"},
-}
 _APPLY = {
     "create": Room._apply_create, "restore": Room._apply_restore, "join": Room._apply_join,
     "watch": Room._apply_watch, "sit": Room._apply_sit, "ready": Room._apply_ready, "start": Room._apply_start,
@@ -1221,10 +945,5 @@ _APPLY = {
     "close": Room._apply_close, "hint": Room._apply_hint, "stop_win": Room._apply_stop_win,
     "substitute": Room._apply_substitute, "time_up": Room._apply_time_up,
 }
-_SYSTEM = {
-    "start": Room._sys_start, "stop_win": Room._sys_stop_win, "substitute": Room._sys_substitute,
-    "time_up": Room._sys_time_up,
-}
-_SYSTEM_FIELDS = {"start": set(), "stop_win": {"player"}, "substitute": {"player"}, "time_up": {"finish_hand"}}
 
 __all__ = ["Room", "RoomError", "Outbound", "match_seed", "LOBBY", "PLAYING"]
