@@ -52,7 +52,6 @@ async def soak(args, workdir: Path) -> dict:
     db = workdir / "soak.db"
     srv = ServerProc(guobiao_argv(port, db), port, workdir / "soak.log", cpu=None if args.no_pin else 0)
     srv.start()
-    loop = asyncio.get_running_loop()
     config = {**ROOM_CONFIG, "claim_min": 0}
     gen = Generator(port, args.tables, args.rate, seed=args.seed, expect_drops=True, rematch=False, record=True,
                     room_config=config, request_timeout=30.0, reconnect_for=60.0)

@@ -30,7 +30,6 @@ from game.actions import (
     ActionError,
     Continue,
     NoWin,
-    StopWin,
     TimeUp,
     check,
 )

@@ -22,7 +22,6 @@ from server.roomtask import next_item, table_report
 
 if TYPE_CHECKING:  # pragma: no cover
     from server.app import App
-    from server.conn import Conn
 
 log = logging.getLogger("guobiao.tournament")
 

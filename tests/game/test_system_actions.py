@@ -23,7 +23,7 @@ from game.actions import (
 from game.codec import canonical
 from game.rules import Rules
 from game.simulate import tidy_policy
-from game.state import CLAIM, OVER, TURN, auto_action, block_win, legal_actions, step
+from game.state import CLAIM, OVER, TURN, auto_action, block_win, step
 
 from tests.game.scenario import Table
 

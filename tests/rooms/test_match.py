@@ -86,7 +86,7 @@ def test_guobiao_payments_follow_the_formula():
     rules = rules_for("guobiao")
     for h in room.records()["matches"][0]["hands"]:
         if h["winner"] is not None:
-            assert h["total"] - sum(f[3] * f[4] for f in h["fans"] if f[0] == 81) >= 8  # 8 fans without flowers
+            assert h["total"] - sum(f[3] * f[4] for f in h["fans"] if f[0] == 81) >= rules.min_fan  # without flowers
         assert sum(h["payments"]) == 0
 
 

@@ -58,7 +58,8 @@ async def test_run_freezes_often_and_sweeps_only_after_growth(monkeypatch):
     assert "sweep" not in flat  # no growth, no pause
     # 100 at the start; 130 at the first look (a quarter more: sweep), 110 after it; 120 is not enough
     # more than 110, 140 is; every look after that sees 140 (no more growth).
-    grown = await _calls_in(monkeypatch, 0.5, [100, 130, 110, 120, 140] + [140] * 1000, sweep_every=0.1, check_every=0.02)
+    sizes = [100, 130, 110, 120, 140] + [140] * 1000
+    grown = await _calls_in(monkeypatch, 0.5, sizes, sweep_every=0.1, check_every=0.02)
     assert grown.count("sweep") == 2
     first, second = [i for i, c in enumerate(grown) if c == "sweep"]
     assert second - first >= 8  # not before sweep_every has gone by again (0.1 s of 0.01-s freezes)
