@@ -11,7 +11,7 @@ import logging
 import secrets
 import signal
 import time
-from collections import OrderedDict, deque
+from collections import Counter, OrderedDict, deque
 from dataclasses import dataclass, field, replace
 
 from websockets.asyncio.server import serve
@@ -94,6 +94,11 @@ class Limits:
     ping_timeout: float | None = 20.0
     close_timeout: float = 5.0
     gc_every: float = 600.0  # at most this often a full collection, if the process grew by 1/4 (server.gctune)
+    # Open websocket connections from one address (0: no limit); more are refused at the handshake with
+    # HTTP 429. Loopback is exempt: behind a reverse proxy on the same machine every player comes from
+    # there, and the proxy is the place to limit.
+    per_address: int = 64
+    exempt_addresses: tuple[str, ...] = ("127.0.0.1", "::1")
 
 
 @dataclass
@@ -129,6 +134,7 @@ class App:
         self.replays: OrderedDict[int, dict] = OrderedDict()  # match id -> its replay file
         self.tournaments: dict[str, TournamentTask] = {}
         self.following: dict[str, TournamentTask] = {}  # player -> the tournament whose views they get
+        self.addresses: Counter[str] = Counter()  # open websocket connections per remote address
         self.server = None
         self.tasks: list[asyncio.Task] = []
         self.stopping = False
@@ -269,6 +275,25 @@ class App:
             conn.send(msg, encoding)
 
     # -- connections ---------------------------------------------------------------------------
+
+    def admit_address(self, ws) -> bool:
+        """At a websocket handshake: whether one more connection from its address is allowed
+        (``Limits.per_address``); if so it is counted until the connection is lost."""
+        lim = self.limits
+        address = ws.remote_address[0] if ws.remote_address else ""
+        if not lim.per_address or address in lim.exempt_addresses:
+            return True
+        if self.addresses[address] >= lim.per_address:
+            log.info("refused a connection from %s: %d open", address, self.addresses[address])
+            return False
+        self.addresses[address] += 1
+        ws.on_lost = lambda: self._address_closed(address)
+        return True
+
+    def _address_closed(self, address: str) -> None:
+        self.addresses[address] -= 1
+        if self.addresses[address] <= 0:
+            del self.addresses[address]
 
     async def handler(self, ws) -> None:
         """A connection's life: its messages are handled as they are read (``on_message``); this task

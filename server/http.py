@@ -87,6 +87,8 @@ def make_process_request(app):
     async def process_request(connection, request):
         path = unquote(urlsplit(request.path).path)
         if path == WS_PATH:
+            if not app.admit_address(connection):
+                return response(429, b"too many connections from your address\n", "text/plain; charset=utf-8")
             return None  # the websocket handshake goes on
         if path.startswith("/api/"):
             status, obj = await app.api(path)

@@ -31,6 +31,7 @@ class MessageConnection(ServerConnection):
         self.early: list = []  # messages read before the handler called receive_with
         self.fragments: list[Frame] | None = None  # of a message still coming
         self.failed = False
+        self.on_lost: Callable[[], None] | None = None  # called once, when the connection is lost
 
     def receive_with(self, on_message: Callable[[bytes | str], None] | None) -> None:
         """From now on every whole message (bytes, or str for a text message) goes to ``on_message``,
@@ -116,6 +117,9 @@ class MessageConnection(ServerConnection):
 
     def connection_lost(self, exc: Exception | None) -> None:
         super().connection_lost(exc)
+        on_lost, self.on_lost = self.on_lost, None
+        if on_lost is not None:
+            on_lost()
         # The protocol keeps the exception that stopped its parser (EOFError for a dropped client); the
         # exception's traceback holds the parser's frame, which holds the protocol: a cycle that only a
         # full collection would free (server.gctune runs those rarely). The traceback is not needed.

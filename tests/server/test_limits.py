@@ -119,3 +119,40 @@ async def test_dead_peers_are_found_by_tcp_keepalive_not_websocket_pings(server)
     assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPINTVL) == interval
     assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPCNT) == count
     assert conn.ws.keepalive_task is None  # no websocket ping timer per connection
+
+
+async def test_connections_from_one_address_are_limited(tmp_path):
+    """Past Limits.per_address open connections from one address, the handshake is refused (HTTP 429);
+    a connection that ends frees its place. Loopback is normally exempt: here it is not."""
+    from websockets.exceptions import InvalidStatus
+
+    s = await start(str(tmp_path / "a.db"), per_address=2, exempt_addresses=())
+    try:
+        first, second = await s.client(name="One"), await s.client(name="Two")
+        try:
+            await connect(s.url)
+            raise AssertionError("a third connection from the same address was accepted")
+        except InvalidStatus as e:
+            assert e.response.status_code == 429
+            assert b"too many connections" in e.response.body
+        assert (await first.request({"t": "ping"}))["t"] == "pong"  # the others are not disturbed
+        await second.ws.close()
+        for _ in range(100):  # until the server has seen it go
+            if s.app.addresses["127.0.0.1"] < 2:
+                break
+            await asyncio.sleep(0.01)
+        third = await s.client(name="Three")
+        assert (await third.request({"t": "ping"}))["t"] == "pong"
+        first.ws.transport.abort()  # dropped without a close: its place is free once the server sees it
+        for _ in range(100):
+            if s.app.addresses["127.0.0.1"] <= 1:
+                break
+            await asyncio.sleep(0.01)
+        assert s.app.addresses["127.0.0.1"] == 1  # the third
+    finally:
+        await stop(s)
+
+
+async def test_loopback_is_exempt_by_default(server):
+    clients = [await server.client() for _ in range(server.app.limits.per_address + 1)]
+    assert (await clients[-1].request({"t": "ping"}))["t"] == "pong"
