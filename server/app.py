@@ -419,7 +419,7 @@ class App:
 
     def dispatch(self, conn: Conn, msg: dict, req: tuple):
         """Handle a message; returns the coroutine that finishes it when it must wait (a sign-in,
-        creating a room or a tournament), else None."""
+        creating a room or a tournament, a closed tournament read back), else None."""
         t = msg["t"]
         if t == "ping":
             self.reply(conn, req, {"t": "pong"})
@@ -491,6 +491,8 @@ class App:
             return self.create_tournament(conn, msg, req)
         elif t == "tournament":
             _fields(msg, "tournament")
+            if msg.get("tournament") not in self.tournaments:
+                return self._closed_tournament(conn, req, msg.get("tournament"))
             self.follow(pid, self._tournament(msg), conn, req)
         elif t == "tournament_cmd":
             _fields(msg, "tournament", "cmd")
@@ -776,11 +778,33 @@ class App:
             task = self.tournaments[parts[2]]
             await task.learn_names()
             return 200, task.view(None)  # what anybody may see: public notices, no private sanction
+        if len(parts) == 3 and parts[:2] == ["api", "tournaments"] and len(parts[2]) < 32:
+            view = await self.closed_tournament_view(parts[2])
+            if view is not None:
+                return 200, view
         if len(parts) == 3 and parts[:2] == ["api", "matches"] and parts[2].isdigit() and len(parts[2]) < 12:
             m = await self.replay_file(int(parts[2]))
             if m is not None:
                 return 200, m
         return 404, {"error": "not_found"}
+
+    async def closed_tournament_view(self, code: str) -> dict | None:
+        """A tournament that ended and is no longer kept in memory (``Settings.linger``), as anybody
+        may see it (``view(None)``), rebuilt from its log; None if there is no such closed tournament."""
+        entries = await self.store.closed_tournament(code)
+        if entries is None:
+            return None
+        t = await asyncio.to_thread(Tournament.replay, entries)
+        view = t.view(None)
+        view["names"] = await self.display_names(set(t.participants()))
+        return view
+
+    async def _closed_tournament(self, conn: Conn, req: tuple, code) -> None:
+        """``tournament`` for one that is no longer in memory: its final view, once (nothing to follow)."""
+        view = await self.closed_tournament_view(code) if isinstance(code, str) and len(code) < 32 else None
+        if view is None:
+            raise ProtocolError(NO_TOURNAMENT, "no such tournament")
+        self.reply(conn, req, {"t": "tournament", "tournament": view})
 
     async def replay_file(self, match_id: int) -> dict | None:
         """A finished match as GET /api/matches/<id> serves it: the stored record, and for each hand

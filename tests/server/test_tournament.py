@@ -240,6 +240,16 @@ async def test_a_scheduled_event_fills_with_bots_and_publishes_its_ranking(tmp_p
         await asyncio.sleep(1.5)
         listed = {x["id"] for x in (await a.request({"t": "tournaments"}))["tournaments"]}
         assert event["id"] not in listed
+        # Out of the list, not lost: its final view is read back from the database, by anybody.
+        assert event["id"] not in server.app.tournaments
+        late = await server.client(name="Late")
+        gone = (await late.request({"t": "tournament", "tournament": event["id"]}))["tournament"]
+        assert gone["sessions"] == v["sessions"] and gone["names"][a.player] == "Ann"
+        status, body = await server.app.api(f"/api/tournaments/{event['id']}")
+        assert status == 200 and body["sessions"] == v["sessions"]
+        r = await late.request({"t": "tournament", "tournament": "t00000000"})
+        assert r["t"] == "error" and r["code"] == "lobby/no_tournament"
+        assert (await server.app.api("/api/tournaments/t00000000"))[0] == 404
     finally:
         await stop(server)
 
