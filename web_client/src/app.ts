@@ -182,6 +182,8 @@ export class App {
         if (!msg.room) {
           this.followRoute();
           this.send({ t: "rooms" });
+          // A restarted server has forgotten its quick-match queue: take our place in it again.
+          if (!msg.queued && before.queued) this.quick(before.queued);
         }
         // The server forgets who follows what when it restarts: ask again.
         if (this.route.tournament) this.openTournament(this.route.tournament);

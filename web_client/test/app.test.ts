@@ -40,3 +40,36 @@ describe("App.subscribe", () => {
     expect(calls).toBe(2);
   });
 });
+
+describe("App and the quick-match queue", () => {
+  const welcome = (extra: object) => ({ t: "welcome", player: "p1", name: "Ann", token: "tok", room: null,
+    queued: null, ...extra });
+
+  function queuedApp(): { app: App; sent: any[]; on: (m: any) => void } {
+    const app = newApp();
+    const sent: any[] = [];
+    app.send = (m) => { sent.push(m); return true; };
+    const on = (m: any) => (app as any).onMessage(m);
+    on(welcome({}));
+    app.quick("dazhong");
+    on({ t: "queued", type: "dazhong", wait: 20 });
+    sent.length = 0;
+    return { app, sent, on };
+  }
+
+  it("joins the queue again when a restarted server has forgotten it", () => {
+    const { app, sent, on } = queuedApp();
+    on(welcome({ queued: null }));
+    expect(sent).toContainEqual({ t: "quick", type: "dazhong" });
+    on({ t: "queued", type: "dazhong", wait: 20 });
+    expect(app.state.queued).toBe("dazhong");
+  });
+
+  it("does not when the server still has it queued or placed it at a table", () => {
+    for (const extra of [{ queued: "dazhong" }, { room: { id: "r1" } }]) {
+      const { sent, on } = queuedApp();
+      on(welcome(extra));
+      expect(sent.filter((m) => m.t === "quick")).toEqual([]);
+    }
+  });
+});
