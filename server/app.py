@@ -68,7 +68,7 @@ CLOSE_REPLACED = 4001  # a newer connection of the same player took over
 CLOSE_IDLE = 4002
 CLOSE_ABUSE = 4003
 PENDING = object()  # where[player] while a room for them is being created
-REPLAY_CACHE = 16  # finished matches whose replay file is kept, most recently served
+REPLAY_CACHE = 16  # finished matches' replay files (and closed tournaments' views) kept, most recently served
 
 
 @dataclass
@@ -132,6 +132,7 @@ class App:
         self.quick_queue: asyncio.Queue = asyncio.Queue()
         self.bots = self.settings.bot_policies  # None: the rooms' own bot modules
         self.replays: OrderedDict[int, dict] = OrderedDict()  # match id -> its replay file
+        self.closed_views: OrderedDict[str, dict] = OrderedDict()  # closed tournament -> its final view
         self.tournaments: dict[str, TournamentTask] = {}
         self.following: dict[str, TournamentTask] = {}  # player -> the tournament whose views they get
         self.addresses: Counter[str] = Counter()  # open websocket connections per remote address
@@ -790,13 +791,20 @@ class App:
 
     async def closed_tournament_view(self, code: str) -> dict | None:
         """A tournament that ended and is no longer kept in memory (``Settings.linger``), as anybody
-        may see it (``view(None)``), rebuilt from its log; None if there is no such closed tournament."""
+        may see it (``view(None)``), rebuilt from its log; None if there is no such closed tournament.
+        The last few served are kept (a closed tournament does not change)."""
+        if code in self.closed_views:
+            self.closed_views.move_to_end(code)
+            return self.closed_views[code]
         entries = await self.store.closed_tournament(code)
         if entries is None:
             return None
         t = await asyncio.to_thread(Tournament.replay, entries)
         view = t.view(None)
         view["names"] = await self.display_names(set(t.participants()))
+        self.closed_views[code] = view
+        while len(self.closed_views) > REPLAY_CACHE:
+            self.closed_views.popitem(last=False)
         return view
 
     async def _closed_tournament(self, conn: Conn, req: tuple, code) -> None:

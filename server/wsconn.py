@@ -45,7 +45,7 @@ class MessageConnection(ServerConnection):
         """Whole, masked, unfragmented text and binary frames (what clients send) are read here; from the
         first other byte on (a control frame, a fragment, a frame not all here yet, anything irregular),
         websockets' parser takes over, and keeps the bytes until it has parsed them all. Its generator
-        parser cost ~7 µs a frame, as much as the game's reply to many actions."""
+        parser cost ~7 µs a frame: reading frames here gave 6-9 % more actions a second (saturated)."""
         protocol = self.protocol
         if (protocol.state is not OPEN or protocol.reader.buffer or self.fragments is not None
                 or self.failed or self.request is None):
