@@ -3,8 +3,9 @@
 ``hint(melds, concealed, ...)`` reads only what the seat itself holds, so it can be sent to that seat
 and to nobody else. With 13 − 3k standing tiles it lists the waits; with 14 − 3k (the seat must
 discard) it lists, for each discard that leaves the hand ready, the waits after it. The context is the
-hand's own (seat and prevalent wind, flowers) as ``game.judge`` builds it, on a discard: no 自摸, and
-nothing that depends on the table (和绝张, 杠上开花, 海底) — those change from one tile to the next.
+hand's own (seat and prevalent wind, flowers) as ``game.judge`` builds it, on a discard, and its totals
+self-drawn too (自摸 or 不求人); nothing that depends on the table (和绝张, 杠上开花, 海底) — those change
+from one tile to the next.
 
 The waits of a ready hand are cached (the hand that discards is usually the one that was shown its
 discards' waits just before). The returned lists are shared between callers: do not change them.
@@ -12,6 +13,7 @@ discards' waits just before). The returned lists are shared between callers: do 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 
 from game.extra_fans import extra_fans
@@ -26,7 +28,8 @@ def hint(melds: tuple[Meld, ...], concealed: tuple[int, ...], *, rules: Rules, s
          prevalent: int = 0, flowers: int = 0, declared: bool = False, blocked: bool = False) -> dict | None:
     """``{"waits": [...]}`` or ``{"discards": {"<tile>": [...]}}`` (JSON keys are strings); each wait
     ``{"tile", "fans": [[id, name, name_en, points, count], ...], "total", "total_without_flowers",
-    "meets_min"}``. None for a tile count that is neither (never at a live table)."""
+    "meets_min", "self_drawn": {"total", "total_without_flowers", "meets_min"}}`` (on a discard, and
+    self-drawn). None for a tile count that is neither (never at a live table)."""
     melds, concealed = tuple(melds), tuple(sorted(concealed))
     n = len(concealed)
     if n % 3 == 1:
@@ -59,24 +62,37 @@ def _waits(melds, standing, rules: Rules, ctx: WinContext, declared: bool, block
 
 
 def _score_waits(melds, standing, rules: Rules, ctx: WinContext, declared: bool, blocked: bool) -> list:
+    hand = Hand(melds, standing)
+    self_drawn = wait_scores(hand, replace(ctx, self_drawn=True))
     out = []
-    for tile, sc in wait_scores(Hand(melds, standing), ctx).items():
+    for tile, sc in wait_scores(hand, ctx).items():
         if sc is None:
             continue  # impossible under this context
-        fans: list = []
-        total = twf = 0
-        if rules.count_fans:  # 无番馆 counts none (game.judge.evaluate)
-            fans = [[f.id, f.name, f.name_en, f.points, f.count] for f in sc.fans]
-            total, twf = sc.total, sc.total_without_flowers
-        for name, name_en, points in extra_fans(sc if rules.count_fans else None, rules, declared):
-            fans.append([None, name, name_en, points, 1])
-            total += points
-            twf += points
-        # game.scoring.is_winning: the minimum is counted without flowers (and without the extra fans).
-        meets = not blocked and (rules.min_fan <= 0 or not rules.count_fans
-                                 or sc.total_without_flowers >= rules.min_fan)
-        out.append({"tile": tile, "fans": fans, "total": total, "total_without_flowers": twf, "meets_min": meets})
+        w = _scored(sc, rules, declared, blocked)
+        own = self_drawn.get(tile)
+        if own is not None:
+            # The same wait self-drawn (自摸, or 不求人 for a concealed hand): a wait short of the minimum on
+            # a discard may still reach it this way.
+            s = _scored(own, rules, declared, blocked)
+            w["self_drawn"] = {k: s[k] for k in ("total", "total_without_flowers", "meets_min")}
+        out.append({"tile": tile, **w})
     return out
+
+
+def _scored(sc, rules: Rules, declared: bool, blocked: bool) -> dict:
+    fans: list = []
+    total = twf = 0
+    if rules.count_fans:  # 无番馆 counts none (game.judge.evaluate)
+        fans = [[f.id, f.name, f.name_en, f.points, f.count] for f in sc.fans]
+        total, twf = sc.total, sc.total_without_flowers
+    for name, name_en, points in extra_fans(sc if rules.count_fans else None, rules, declared):
+        fans.append([None, name, name_en, points, 1])
+        total += points
+        twf += points
+    # game.scoring.is_winning: the minimum is counted without flowers (and without the extra fans).
+    meets = not blocked and (rules.min_fan <= 0 or not rules.count_fans
+                             or sc.total_without_flowers >= rules.min_fan)
+    return {"fans": fans, "total": total, "total_without_flowers": twf, "meets_min": meets}
 
 
 def hint_of_view(view: dict, rules: Rules) -> dict | None:

@@ -115,3 +115,16 @@ def test_skipping_hands_that_are_not_ready_changes_no_hint():
             ready += bool(got)
             empty += not got
     assert ready >= 400 and empty >= 300  # ready hands and hands with no wait were both checked
+
+
+def test_a_wait_short_of_the_minimum_on_a_discard_may_reach_it_self_drawn():
+    """门前清 2 + 平和 2 + 断幺 2 + 喜相逢 1 = 7 on a discard: not enough in a 国标馆; self-drawn,
+    不求人 4 (instead of 门前清 and 自摸) makes 9."""
+    hand, _ = parse_hand("234m 234p 678s 55m 67s")
+    w = waits_of(hint(hand.melds, hand.tiles, rules=GUOBIAO))[T("5s")]
+    assert (w["total"], w["meets_min"]) == (7, False)
+    assert w["self_drawn"] == {"total": 9, "total_without_flowers": 9, "meets_min": True}
+    # An exposed set: 自摸 1 rather than 不求人, and neither way enough.
+    hand, _ = parse_hand("[234m] 234p 678s 55m 67s")
+    w = waits_of(hint(hand.melds, hand.tiles, rules=GUOBIAO))[T("5s")]
+    assert w["self_drawn"]["total"] == w["total"] + 1 and not w["self_drawn"]["meets_min"]

@@ -106,6 +106,8 @@ export interface HintWait {
   total: number;
   total_without_flowers: number;
   meets_min: boolean;
+  /** The same wait self-drawn (自摸, or 不求人 for a concealed hand). */
+  self_drawn?: { total: number; total_without_flowers: number; meets_min: boolean };
 }
 
 /** The server's hint: the waits now (13 − 3k tiles), or per discard that leaves the hand ready. */

@@ -133,6 +133,8 @@ export interface WaitInfo {
   fans?: Fan[]; // from the server, when it sends them
   total?: number; // the score it would make, flowers included
   meetsMin?: boolean; // whether it reaches the room's minimum (flowers not counted)
+  selfTotal?: number; // the same wait self-drawn
+  selfMeetsMin?: boolean;
 }
 
 /** The server's waits for the hand now (``discard`` null) or after discarding ``discard``. */
@@ -169,6 +171,10 @@ export function hintFor(v: GameView, discard: Tile | null = null): WaitInfo[] {
       info.fans = s.fans;
       info.total = s.total;
       info.meetsMin = s.meets_min;
+      if (s.self_drawn) {
+        info.selfTotal = s.self_drawn.total;
+        info.selfMeetsMin = s.self_drawn.meets_min;
+      }
     }
     return info;
   });

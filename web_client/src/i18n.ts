@@ -117,6 +117,8 @@ export const STRINGS = {
   unseen: ["剩 {0} 张", "{0} unseen"],
   fanPts: ["{0} 番", "{0} fans"],
   tooFew: ["不够起和番", "below the minimum"],
+  selfOnly: ["自摸才够", "only self-drawn"],
+  selfDrawnPts: ["（自摸 {0} 番）", " (self-drawn: {0})"],
   ifDiscard: ["打 {0} 听：", "Discard {0}, wait on:"],
   autoPlay: ["托管中", "Auto-play on"],
   autoOff: ["取消托管", "Take back"],

@@ -84,6 +84,17 @@ describe("the hint on a table", () => {
     expect(low.waits!.map((w) => [w.tile, w.total, w.meets_min])).toEqual([[1, 8, true], [4, 7, false]]);
   });
 
+  it("says when a wait short of the minimum on a discard reaches it self-drawn", () => {
+    // 门前清 平和 断幺 喜相逢 = 7 on a discard; 不求人 instead of 门前清 and 自摸: 9 (game/hints.py).
+    let v = emptyView(0, 4);
+    v = applyEvent(v, { t: "start", dealer: 1, prevalent: 0, wall: 144, seq: 0 });
+    v = applyEvent(v, { t: "deal", seat: 0, count: 13, tiles: parseTiles("234m234p678s55m67s") });
+    for (const s of [1, 2, 3]) v = applyEvent(v, { t: "deal", seat: s, count: s === 1 ? 14 : 13 });
+    v = applyGameMessage(v, { events: [], legal: [], hint: serverHint("234m234p678s55m67s") });
+    const five = hintFor(v).find((w) => tileName(w.tile) === "5s")!;
+    expect([five.total, five.meetsMin, five.selfTotal, five.selfMeetsMin]).toEqual([7, false, 9, true]);
+  });
+
   it("a spectator gets no hint", () => {
     expect(hintFor(emptyView(null))).toEqual([]);
   });

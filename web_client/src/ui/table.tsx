@@ -282,9 +282,14 @@ function HintPanel({ g, waits, myTurn, selected }: {
                     {w.fans.map((f) => `${fanName(f)} ${f[3]}${f[4] > 1 ? "×" + f[4] : ""}`).join(" · ")}
                   </span>
                   {" = "}<b class="wait-total">{t("fanPts", w.total ?? 0)}</b>
+                  {w.selfTotal !== undefined && w.selfTotal !== w.total ? (
+                    <span class="self-total" data-self-total={w.selfTotal}>{t("selfDrawnPts", w.selfTotal)}</span>
+                  ) : null}
                 </span>
               ) : null}
-              {w.meetsMin === false ? <span class="tag warn">{t("tooFew")}</span> : null}
+              {w.meetsMin === false
+                ? <span class={`tag ${w.selfMeetsMin ? "self-only" : "warn"}`}>{t(w.selfMeetsMin ? "selfOnly" : "tooFew")}</span>
+                : null}
             </span>
           ))}
         </span>
