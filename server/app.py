@@ -7,6 +7,7 @@ here; room commands go onto their room's queue (server.roomtask), whose task is 
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
 import secrets
 import signal
@@ -98,7 +99,7 @@ class Limits:
     # HTTP 429. Loopback is exempt: behind a reverse proxy on the same machine every player comes from
     # there, and the proxy is the place to limit.
     per_address: int = 64
-    exempt_addresses: tuple[str, ...] = ("127.0.0.1", "::1")
+    exempt_loopback: bool = True
 
 
 @dataclass
@@ -281,8 +282,8 @@ class App:
         """At a websocket handshake: whether one more connection from its address is allowed
         (``Limits.per_address``); if so it is counted until the connection is lost."""
         lim = self.limits
-        address = ws.remote_address[0] if ws.remote_address else ""
-        if not lim.per_address or address in lim.exempt_addresses:
+        address = _address(ws.remote_address[0] if ws.remote_address else "")
+        if not lim.per_address or (lim.exempt_loopback and _is_loopback(address)):
             return True
         if self.addresses[address] >= lim.per_address:
             log.info("refused a connection from %s: %d open", address, self.addresses[address])
@@ -846,6 +847,23 @@ def _fields(msg: dict, *allowed: str) -> None:
     extra = set(msg) - {"t", *allowed}
     if extra:
         raise ProtocolError(BAD_FIELD, f"{msg['t']}: unknown fields {sorted(extra)}")
+
+
+def _address(host: str) -> str:
+    """The client's address, an IPv4 client of a dual-stack socket (``::ffff:a.b.c.d``) as IPv4."""
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    mapped = getattr(ip, "ipv4_mapped", None)
+    return str(mapped or ip)
+
+
+def _is_loopback(address: str) -> bool:
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
 
 
 async def run(host: str, port: int, db: str, settings: Settings | None = None, ready=None) -> None:

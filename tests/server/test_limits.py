@@ -126,7 +126,7 @@ async def test_connections_from_one_address_are_limited(tmp_path):
     a connection that ends frees its place. Loopback is normally exempt: here it is not."""
     from websockets.exceptions import InvalidStatus
 
-    s = await start(str(tmp_path / "a.db"), per_address=2, exempt_addresses=())
+    s = await start(str(tmp_path / "a.db"), per_address=2, exempt_loopback=False)
     try:
         first, second = await s.client(name="One"), await s.client(name="Two")
         try:
@@ -156,3 +156,12 @@ async def test_connections_from_one_address_are_limited(tmp_path):
 async def test_loopback_is_exempt_by_default(server):
     clients = [await server.client() for _ in range(server.app.limits.per_address + 1)]
     assert (await clients[-1].request({"t": "ping"}))["t"] == "pong"
+
+
+def test_addresses_are_compared_as_ip_addresses():
+    from server.app import _address, _is_loopback
+
+    assert _address("::ffff:203.0.113.7") == "203.0.113.7"  # an IPv4 client of a dual-stack socket
+    assert _address("2001:db8::1") == "2001:db8::1"
+    assert all(_is_loopback(a) for a in ("127.0.0.1", "127.0.0.2", "::1", _address("::ffff:127.0.0.1")))
+    assert not any(_is_loopback(a) for a in ("203.0.113.7", "2001:db8::1", "", "unix"))
