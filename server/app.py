@@ -850,19 +850,24 @@ def _fields(msg: dict, *allowed: str) -> None:
 
 
 def _address(host: str) -> str:
-    """The client's address, an IPv4 client of a dual-stack socket (``::ffff:a.b.c.d``) as IPv4."""
+    """What a client's connections are counted under: its IPv4 address (also as the client of a
+    dual-stack socket, ``::ffff:a.b.c.d``), or its IPv6 /64 network (one subscriber has a whole /64)."""
     try:
         ip = ipaddress.ip_address(host)
     except ValueError:
         return host
     mapped = getattr(ip, "ipv4_mapped", None)
-    return str(mapped or ip)
+    if mapped is not None:
+        return str(mapped)
+    if ip.version == 6 and not ip.is_loopback:
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
 
 
 def _is_loopback(address: str) -> bool:
     try:
         return ipaddress.ip_address(address).is_loopback
-    except ValueError:
+    except ValueError:  # a /64 network, or not an IP address
         return False
 
 

@@ -162,6 +162,7 @@ def test_addresses_are_compared_as_ip_addresses():
     from server.app import _address, _is_loopback
 
     assert _address("::ffff:203.0.113.7") == "203.0.113.7"  # an IPv4 client of a dual-stack socket
-    assert _address("2001:db8::1") == "2001:db8::1"
+    assert _address("2001:db8::1") == _address("2001:db8::2:3") == "2001:db8::/64"  # one subscriber's /64
+    assert _address("2001:db8:0:1::1") != _address("2001:db8::1")
     assert all(_is_loopback(a) for a in ("127.0.0.1", "127.0.0.2", "::1", _address("::ffff:127.0.0.1")))
-    assert not any(_is_loopback(a) for a in ("203.0.113.7", "2001:db8::1", "", "unix"))
+    assert not any(_is_loopback(a) for a in ("203.0.113.7", _address("2001:db8::1"), "", "unix"))
