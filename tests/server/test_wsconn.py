@@ -4,6 +4,7 @@ must wait, whole when a client sends them in fragments, and refused with the clo
 import asyncio
 import gc
 import json
+import random
 
 import msgpack
 
@@ -135,3 +136,35 @@ async def test_irregular_frames_close_the_connection_as_websockets_does(server):
         c.ws.transport.write(ping(1) + frame)
         assert await pongs(c, [1]) == ["pong"]
         assert await closed_code(c) == code
+
+
+async def test_random_streams_of_frames_cut_anywhere_are_read_in_order(server):
+    """A seeded fuzz of what a client may send: whole and fragmented messages (7- and 16-bit lengths),
+    websocket pings between and inside them, the bytes cut into random writes. Every message is
+    answered, in order, whichever of the two readers (server.wsconn's or websockets') read it."""
+    rng = random.Random(11)
+    c = await server.client(name="Fuzz")
+    next_id = 1
+    for _ in range(60):
+        stream, ids = b"", []
+        for _ in range(rng.randint(1, 6)):
+            ids.append(next_id)
+            payload = msgpack.packb({"t": "ping", "id": next_id, "pad": "x" * rng.choice([0, 1, 50, 130, 300, 1000])})
+            next_id += 1
+            if rng.random() < 0.25:  # in two fragments, maybe with a ping between them
+                cut = rng.randint(1, len(payload) - 1)
+                middle = wire(b"hi", op=0x9) if rng.random() < 0.5 else b""
+                stream += wire(payload[:cut], fin=False) + middle + wire(payload[cut:], op=0x0)
+            else:
+                stream += wire(payload)
+            if rng.random() < 0.2:
+                stream += wire(b"hi", op=0x9)
+        pos = 0
+        while pos < len(stream):
+            n = rng.randint(1, len(stream) - pos)
+            c.ws.transport.write(stream[pos:pos + n])
+            pos += n
+            if rng.random() < 0.3:
+                await asyncio.sleep(0.002)
+        got = [await c.wait_for(lambda m: "re" in m) for _ in ids]
+        assert [(m["t"], m["re"]) for m in got] == [("pong", i) for i in ids]
