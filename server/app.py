@@ -780,7 +780,7 @@ class App:
             task = self.tournaments[parts[2]]
             await task.learn_names()
             return 200, task.view(None)  # what anybody may see: public notices, no private sanction
-        if len(parts) == 3 and parts[:2] == ["api", "tournaments"] and len(parts[2]) < 32:
+        if len(parts) == 3 and parts[:2] == ["api", "tournaments"]:
             view = await self.closed_tournament_view(parts[2])
             if view is not None:
                 return 200, view
@@ -794,23 +794,22 @@ class App:
         """A tournament that ended and is no longer kept in memory (``Settings.linger``), as anybody
         may see it (``view(None)``), rebuilt from its log; None if there is no such closed tournament.
         The last few served are kept (a closed tournament does not change)."""
-        if code in self.closed_views:
-            self.closed_views.move_to_end(code)
-            return self.closed_views[code]
+        if not isinstance(code, str) or len(code) >= 32:
+            return None
+        view = _recall(self.closed_views, code)
+        if view is not None:
+            return view
         entries = await self.store.closed_tournament(code)
         if entries is None:
             return None
         t = await asyncio.to_thread(Tournament.replay, entries)
         view = t.view(None)
         view["names"] = await self.display_names(set(t.participants()))
-        self.closed_views[code] = view
-        while len(self.closed_views) > REPLAY_CACHE:
-            self.closed_views.popitem(last=False)
-        return view
+        return _keep(self.closed_views, code, view)
 
     async def _closed_tournament(self, conn: Conn, req: tuple, code) -> None:
         """``tournament`` for one that is no longer in memory: its final view, once (nothing to follow)."""
-        view = await self.closed_tournament_view(code) if isinstance(code, str) and len(code) < 32 else None
+        view = await self.closed_tournament_view(code)
         if view is None:
             raise ProtocolError(NO_TOURNAMENT, "no such tournament")
         self.reply(conn, req, {"t": "tournament", "tournament": view})
@@ -818,9 +817,9 @@ class App:
     async def replay_file(self, match_id: int) -> dict | None:
         """A finished match as GET /api/matches/<id> serves it: the stored record, and for each hand
         the events its replay shows, computed by replaying the log here (the client runs no game)."""
-        if match_id in self.replays:
-            self.replays.move_to_end(match_id)
-            return self.replays[match_id]
+        cached = _recall(self.replays, match_id)
+        if cached is not None:
+            return cached
         m = await self.store.finished_match(match_id)
         if m is None:
             return None
@@ -832,10 +831,23 @@ class App:
         for rec in m["hands"] if streams else ():
             rec["events"] = streams[rec["hand"]]
         m["seed"] = json_seed(m["seed"])
-        self.replays[match_id] = m
-        while len(self.replays) > REPLAY_CACHE:
-            self.replays.popitem(last=False)
-        return m
+        return _keep(self.replays, match_id, m)
+
+
+def _recall(cache: OrderedDict, key):
+    """``cache[key]`` (now the most recently used), or None."""
+    value = cache.get(key)
+    if value is not None:
+        cache.move_to_end(key)
+    return value
+
+
+def _keep(cache: OrderedDict, key, value):
+    """Put ``value`` in ``cache``, dropping the least recently used beyond REPLAY_CACHE; returns it."""
+    cache[key] = value
+    while len(cache) > REPLAY_CACHE:
+        cache.popitem(last=False)
+    return value
 
 
 def _replay_streams(m: dict) -> list[list[dict]]:

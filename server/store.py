@@ -429,7 +429,7 @@ class Store:
     async def closed_tournament(self, code: str) -> list[dict] | None:
         """A closed tournament's whole log by its code; None if no closed tournament has that code."""
         rows = await self.db.execute_fetchall(
-            "SELECT l.n, l.entry FROM tournaments t JOIN tournament_log l ON l.tournament_id = t.id"
+            "SELECT l.entry FROM tournaments t JOIN tournament_log l ON l.tournament_id = t.id"
             " WHERE t.code = ? AND t.closed_at IS NOT NULL ORDER BY l.n", (code,))
         return [json.loads(row["entry"]) for row in rows] or None
 
