@@ -33,7 +33,7 @@ from rooms.types import ROOM_TYPES
 from server import accounts, codec, gctune
 from server.codec import BAD_FIELD, UNKNOWN_TYPE, ProtocolError
 from server.conn import Conn, IdleTimer
-from server.http import make_process_request
+from server.http import make_process_request, parse_id
 from server.roomtask import CHAT_MAX, RoomTask, next_item
 from server.store import Store
 from server.tournaments import TournamentTask
@@ -784,8 +784,8 @@ class App:
             view = await self.closed_tournament_view(parts[2])
             if view is not None:
                 return 200, view
-        if len(parts) == 3 and parts[:2] == ["api", "matches"] and parts[2].isdigit() and len(parts[2]) < 12:
-            m = await self.replay_file(int(parts[2]))
+        if len(parts) == 3 and parts[:2] == ["api", "matches"] and (match_id := parse_id(parts[2])) is not None:
+            m = await self.replay_file(match_id)
             if m is not None:
                 return 200, m
         return 404, {"error": "not_found"}

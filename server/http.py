@@ -57,6 +57,14 @@ def json_response(status: int, obj) -> Response:
     return response(status, body, "application/json; charset=utf-8")
 
 
+def parse_id(text: str) -> int | None:
+    """A numeric id in a path: 1 to 11 ASCII digits, else None (``str.isdigit`` also accepts ``²``,
+    ``①`` and other scripts' digits, which ``int`` then refuses or reads)."""
+    if 0 < len(text) < 12 and text.isascii() and text.isdigit():
+        return int(text)
+    return None
+
+
 def not_found() -> Response:
     return json_response(404, {"error": "not_found"})
 
