@@ -8,12 +8,12 @@ A record: ``{"id", "kind", "player", "session", "table", "hand", "points", "reas
 None or ``{"by", "at", "reason"}``.
 
 Kinds (R98 第十三条 处罚方式):
-- ``warning`` 警告: 0 points.
+- ``warning`` 警告: 0 points (by the referee, or by the system with a lateness of up to 10 min).
 - ``points`` 罚分: 5/10/20/30/40/50/60 only, deducted from that hand's 盘分.
 - ``stop_win`` 停和: no win for the rest of the hand in play.
 - ``suspend`` 停赛: out of the rest of the tournament; a can't-win bot plays the seat, unranked.
 - ``notice`` 通报: a public text, naming a player or nobody.
-- ``late`` (system): 10 or 20 points off 局分 (R98 第十三条(二)1; at ≤ 10 min it is also the warning).
+- ``late`` (system): 10 or 20 points off 局分 (R98 第十三条(二)1; at ≤ 10 min a system ``warning`` record comes with it).
 - ``forfeit`` (system): more than 15 min late, 自动弃权: that session's 局分 is 0.
 - ``offence`` (system): an automatic offence (e.g. turn timeouts) on the R98 第十四条 3/4/5 ladder.
 - ``false_win`` (system): 错和/诈和 as the table already settled it; a record only (0 points here).
@@ -36,7 +36,7 @@ SYSTEM = "system"
 
 def lateness(start: float, arrived: float) -> tuple[str | None, int]:
     """R98 第十三条(二)1, counted from the announced start: ``(None, 0)`` on time, ``("late", 10)`` up
-    to 10 min (the warning is part of that record), ``("late", 20)`` up to 15 min, ``("forfeit", 0)`` later."""
+    to 10 min (with a warning, recorded apart), ``("late", 20)`` up to 15 min, ``("forfeit", 0)`` later."""
     late = arrived - start
     if late <= 0:
         return (None, 0)

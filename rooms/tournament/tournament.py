@@ -30,8 +30,8 @@ from rooms.tournament.sanctions import (
     Sanctions,
     copy,
     ladder_points,
-    lateness,
 )
+from rooms.tournament import lateness
 from rooms.tournament.seating import meetings, seat_tables
 from rooms.tournament import report
 from rooms.tournament.report import BASE
@@ -324,7 +324,7 @@ class Tournament:
                     return [{"k": "cancel", "by": SYSTEM,
                              "reason": f"too few players: {len(active)} registered, "
                                        f"{self.config.min_players} needed"}]
-                return [self._session_start(s, self._due_start(s))]
+                return [self._session_start(s, lateness.due_start(self, s))]
             return []
         if self.state != RUNNING:
             return []
@@ -334,7 +334,7 @@ class Tournament:
             if nxt is None or not self._active():
                 return [{"k": "finish"}]
             if nxt.scheduled is not None and now >= nxt.scheduled:
-                return [self._session_start(nxt, self._due_start(nxt))]
+                return [self._session_start(nxt, lateness.due_start(self, nxt))]
             return []
         for t in cur.tables:
             if t.state == DONE:
@@ -359,12 +359,6 @@ class Tournament:
         if all(t.state == DONE for t in cur.tables):
             return [{"k": "session_end", "session": cur.index}]
         return []
-
-    def _due_start(self, s: Session) -> float:
-        """The start lateness counts from for scheduled session ``s``: its announced time, or the end of
-        the session before when that ran over."""
-        prev = self.sessions[s.index - 2].ended if s.index > 1 else None
-        return s.scheduled if prev is None else max(s.scheduled, prev)
 
     def _session_start(self, s: Session, start: float) -> dict:
         """The entry that starts session ``s``: the tables are drawn here (live) and logged."""
@@ -502,57 +496,6 @@ class Tournament:
         self._registered(pid)
         return [{"k": "unregister", "player": pid}]
 
-    def _cmd_checkin(self, pid, cmd, now):
-        self._open()
-        self._registered(pid)
-        if self.sanctions.suspended(pid):
-            raise TournamentError(E.SUSPENDED, "suspended (停赛) from this tournament")
-        if not self.config.checkin_required:
-            raise TournamentError(E.NOT_OPEN, "this tournament needs no check-in: being registered is enough")
-        cur, t = self._current(), self._table_of(pid)
-        if t is not None and pid not in cur.checkins:
-            if t.seat_of(pid) in t.subs:
-                raise TournamentError(E.FORFEITED, "your seat in this session is played by a substitute")
-            # Arriving after the start: R98 第十三条(二)1, counted from the announced start.
-            kind, points = lateness(cur.start, now)
-            if kind == "forfeit":
-                raise TournamentError(E.FORFEITED, "more than 15 minutes late: forfeited for this session (局分 0)")
-            entries = [{"k": "checkin", "player": pid, "session": cur.index}]
-            if kind == "late":
-                entries.append(self._late(pid, cur.index, t.key, cur.start, now, points))
-            return entries
-        nxt = self._next_session()
-        if nxt is None:
-            raise TournamentError(E.NO_SESSION, "every session has been played")
-        if pid in nxt.checkins or (t is not None and not self._opens(nxt, now)):
-            raise TournamentError(E.ALREADY_CHECKED_IN, "already checked in")
-        if not self._opens(nxt, now):
-            when = "when the session under way has finished" if nxt.scheduled is None else \
-                f"at {nxt.scheduled - self.config.checkin_before:g}"
-            raise TournamentError(E.NOT_OPEN, f"check-in for session {nxt.index} opens {when}")
-        entries = [{"k": "checkin", "player": pid, "session": nxt.index}]
-        if cur is None and nxt.scheduled is not None and now > nxt.scheduled:
-            # The start is due but the server's tick has not run yet: late all the same.
-            kind, points = lateness(self._due_start(nxt), now)
-            if kind == "forfeit":
-                raise TournamentError(E.FORFEITED, "more than 15 minutes late: forfeited for this session (局分 0)")
-            if kind == "late":
-                entries.append(self._late(pid, nxt.index, None, self._due_start(nxt), now, points))
-        return entries
-
-    def _late(self, pid: str, session: int, table: str | None, start: float, now: float, points: int) -> dict:
-        minutes, secs = divmod(int(now - start), 60)
-        why = "warning and " if points == 10 else ""  # R98: 迟到10分钟内，警告一次并罚扣10分
-        return self._system_sanction("late", pid, points=points, session=session, table=table,
-                                     reason=f"late by {minutes}:{secs:02d}: {why}-{points} (R98 第十三条(二)1)")
-
-    def _opens(self, s: Session, now: float) -> bool:
-        """Check-in for pending session ``s``: from checkin_before before its start; an unscheduled one
-        as soon as no session is being played."""
-        if s.scheduled is not None:
-            return now >= s.scheduled - self.config.checkin_before
-        return self._current() is None
-
     def _cmd_start(self, pid, cmd, now):
         self._organiser(pid)
         self._open()
@@ -565,8 +508,7 @@ class Tournament:
         need = self.config.min_players if self.state == REGISTERING else 1
         if len(active) < need:
             raise TournamentError(E.TOO_FEW, f"{len(active)} players, {need} needed")
-        due = nxt.scheduled is not None and now >= nxt.scheduled  # the server's tick is behind
-        return [self._session_start(nxt, self._due_start(nxt) if due else now)]
+        return [self._session_start(nxt, lateness.pressed_start(self, nxt, now))]
 
     def _cmd_referee(self, pid, cmd, now):
         self._organiser(pid)
@@ -734,7 +676,7 @@ def _hand(rec) -> dict:
 
 _COMMANDS = {
     "register": Tournament._cmd_register, "unregister": Tournament._cmd_unregister,
-    "checkin": Tournament._cmd_checkin, "start": Tournament._cmd_start, "sanction": Tournament._cmd_sanction,
+    "checkin": lateness.cmd_checkin, "start": Tournament._cmd_start, "sanction": Tournament._cmd_sanction,
     "cancel_sanction": Tournament._cmd_cancel_sanction, "referee": Tournament._cmd_referee,
     "cancel": Tournament._cmd_cancel,
 }

@@ -287,7 +287,8 @@ def test_a_table_waits_for_a_late_player_who_is_sanctioned_on_arrival(browser, s
 
         # Cai arrives after the start: late, −10 by the system (R98 第十三条(二)1); the table deals.
         cai.ok({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "checkin"}})
-        late = cai.wait_for(lambda m: m.get("t") == "tournament_event" and m.get("event") == "sanction", "the late sanction")
+        late = cai.wait_for(lambda m: m.get("t") == "tournament_event" and m.get("event") == "sanction"
+                            and m["sanction"]["kind"] == "late", "the late sanction")
         assert late["sanction"]["kind"] == "late" and late["sanction"]["points"] == 10, late
         expect(bob.locator("[data-testid=table]")).to_be_visible(timeout=TIMEOUT)
         row = ref.locator("[data-testid=sanction-list] li[data-kind=late]")

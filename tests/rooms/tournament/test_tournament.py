@@ -245,7 +245,7 @@ def test_a_session_with_a_late_start_counts_lateness_from_the_end_of_the_previou
     (started,) = events(out, "session_started")
     assert started.msg["start"] == 2500.0
     t.handle("p4", {"t": "checkin"}, 2500.0 + 300)
-    assert [(r["kind"], r["points"]) for r in t.sanctions.records] == [("late", 10)]
+    assert [(r["kind"], r["points"]) for r in t.sanctions.records] == [("warning", 0), ("late", 10)]
 
 
 def test_effects_are_plain_values():
