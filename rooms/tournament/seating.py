@@ -99,10 +99,6 @@ def _snake(ranked: list[str]) -> list[list[str | None]]:
     return [[q[0][i], q[1][t - 1 - i], q[2][i], q[3][t - 1 - i]] for i in range(t)]
 
 
-class _GiveUp(Exception):
-    pass
-
-
 def _swiss(ranked: list[str], caps: list[int], met: Mapping[tuple[str, str], int],
            lookahead: bool) -> list[list[str | None]]:
     allowed = 0
@@ -137,37 +133,57 @@ def _feasible(ranked: list[str], caps: list[int], met, allowed: int) -> bool:
 
 def _solutions(ranked: list[str], caps: list[int], met, allowed: int, budget: int):
     """Every seating (greedy order: highest players first) in which each player joining a table has met
-    those already there at most ``allowed`` times in all; stops quietly after ``budget`` search nodes."""
-    nodes = 0
+    those already there at most ``allowed`` times in all; stops quietly after ``budget`` search nodes.
+
+    A depth-first search with its own stack (one frame per seat taken): a recursive one needed a
+    Python frame per seat and hit the recursion limit at about 1,000 players (MAX_PLAYERS is 1,024)."""
+    if not caps:
+        yield []
+        return
 
     def fits(c: str, table: list[str]) -> bool:
         return sum(met.get(pair(c, x), 0) for x in table) <= allowed
 
-    def dfs(rem: list[str], t: int, table: list[str], start: int):
-        nonlocal nodes
-        nodes += 1
-        if nodes > budget:
-            raise _GiveUp
-        if len(table) == caps[t]:
-            if t + 1 == len(caps):
-                yield [table]
+    nodes = 0
+    done: list[list[str]] = []  # the full tables on the current path
+    # Frames: [candidates, table index, table so far, next candidate to try], or None where a full
+    # table was closed (popping it reopens that table: done.pop()).
+    stack: list[list | None] = []
+    call: tuple | None = (ranked, 0, ranked[:1], 1)
+    while True:
+        if call is not None:  # enter a search node
+            rem, t, table, start = call
+            call = None
+            nodes += 1
+            if nodes > budget:
                 return
-            taken = set(table)
-            rest = [p for p in rem if p not in taken]
-            for sub in dfs(rest, t + 1, rest[:1], 1):
-                yield [table] + sub
+            if len(table) < caps[t]:
+                stack.append([rem, t, table, start])
+            elif t + 1 == len(caps):
+                yield done + [table]
+            else:
+                taken = set(table)
+                rest = [p for p in rem if p not in taken]
+                done.append(table)
+                stack.append(None)
+                call = (rest, t + 1, rest[:1], 1)
+                continue
+        while stack:  # resume the innermost frame with a candidate left, popping exhausted ones
+            frame = stack[-1]
+            if frame is None:
+                stack.pop()
+                done.pop()
+                continue
+            rem, t, table, i = frame
+            while i < len(rem) and not fits(rem[i], table):
+                i += 1
+            if i < len(rem):
+                frame[3] = i + 1
+                call = (rem, t, table + [rem[i]], i + 1)
+                break
+            stack.pop()
+        if call is None:
             return
-        for i in range(start, len(rem)):
-            if fits(rem[i], table):
-                yield from dfs(rem, t, table + [rem[i]], i + 1)
-
-    if not caps:
-        yield []
-        return
-    try:
-        yield from dfs(ranked, 0, ranked[:1], 1)
-    except _GiveUp:
-        return
 
 
 __all__ = ["seat_tables", "capacities", "meetings", "pair", "SWISS_BUDGET"]

@@ -6,6 +6,7 @@ from collections import Counter
 
 import pytest
 
+from rooms.tournament.config import MAX_PLAYERS
 from rooms.tournament.seating import capacities, meetings, pair, seat_tables
 
 PLAYERS = [f"p{i:02d}" for i in range(1, 17)]
@@ -159,3 +160,19 @@ def test_unknown_method_and_duplicates():
         seat_tables("lottery", PLAYERS, random.Random(0), first=False)
     with pytest.raises(ValueError):
         seat_tables("random", ["a", "a", "b", "c"], random.Random(0), first=False)
+
+
+def test_swiss_seats_the_largest_tournament_without_recursion():
+    """Swiss seating searched with one recursive call per seat: RecursionError at about 1,000 players.
+    At the largest size a tournament allows, later sessions are seated (every player once, and no
+    table repeats a meeting of the first session, which is possible at this size)."""
+    players = [f"p{i:04d}" for i in range(MAX_PLAYERS)]
+    rng = random.Random(7)
+    first = seat_tables("swiss", players, rng, first=True)
+    met = meetings([first])
+    for lookahead in (False, True):
+        tables = seat_tables("swiss", players, rng, first=False, met=met, lookahead=lookahead)
+        _check(tables, players)
+        assert len(tables) == MAX_PLAYERS // 4
+        assert all(met.get(pair(a, b), 0) == 0 for t in tables for a in t for b in t if a is not None
+                   and b is not None and a != b)
