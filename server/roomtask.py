@@ -23,6 +23,7 @@ from rooms.errors import RoomError
 from rooms.records import json_seed
 from rooms.room import PLAYING, Room, match_seed
 from server import codec, fair
+from server.taskfail import Failures
 
 if TYPE_CHECKING:  # pragma: no cover
     from server.app import App
@@ -86,6 +87,7 @@ class RoomTask:
         self.idle = False  # the task waits on an empty queue: a play may be handled at once (put)
         self._timer: asyncio.TimerHandle | None = None  # wakes the task at (or before) the room's deadline
         self._timer_at = 0.0  # that deadline
+        self.failures = Failures(log, "room", "room", self.id)
         self._refresh()
 
     def start(self) -> None:
@@ -150,7 +152,12 @@ class RoomTask:
                 item = await self._next_item()
                 if item[0] == "stop":
                     return
-                await self.step(item)
+                try:
+                    await self.step(item)
+                except Exception:  # a bug: reported, and the room goes on (server/taskfail.py)
+                    self.failures.failed(self.app, item, self.app.now(), lambda: self.members)
+                    continue
+                self.failures.ok()
                 if self.room.disposable(self.app.now()):
                     await self.dispose()
                     return
@@ -175,7 +182,7 @@ class RoomTask:
                 item = queue.get_nowait()
             else:
                 now = self.app.now()
-                deadline = self.room.next_deadline()
+                deadline = self.failures.deadline(self.room.next_deadline())
                 if deadline is not None and deadline <= now:
                     return ("tick",)
                 self._arm(deadline, now)

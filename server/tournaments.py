@@ -19,6 +19,7 @@ from rooms.tournament.errors import TournamentError
 from rooms.tournament.tournament import Tournament
 from server import codec
 from server.roomtask import next_item, table_report
+from server.taskfail import Failures
 
 if TYPE_CHECKING:  # pragma: no cover
     from server.app import App
@@ -40,6 +41,7 @@ class TournamentTask:
         self.summary = tournament.summary()
         self.over_at: float | None = None  # when it finished or was cancelled: it is listed a while longer
         self.clock = app.now  # the tournament's time (tests shift it to arrive late)
+        self.failures = Failures(log, "tournament", "tournament", self.id)
 
     def start(self) -> None:
         self.task = asyncio.get_running_loop().create_task(self.run(), name=f"tournament {self.id}")
@@ -55,7 +57,7 @@ class TournamentTask:
         try:
             while True:
                 deadline = self.t.next_deadline() if self.over_at is None else self.over_at + self.app.settings.linger
-                item = await next_item(self.queue, deadline, self.clock())
+                item = await next_item(self.queue, self.failures.deadline(deadline), self.clock())
                 if item[0] == "stop":
                     return
                 if item[0] == "tick" and self.over_at is not None:
@@ -63,7 +65,12 @@ class TournamentTask:
                         self.app.tournament_gone(self)  # still in the database; out of the lists
                         return
                     continue
-                await self.step(item)
+                try:
+                    await self.step(item)
+                except Exception:  # a bug: reported, and the tournament goes on (server/taskfail.py)
+                    self.failures.failed(self.app, item, self.clock(), self.online_audience)
+                    continue
+                self.failures.ok()
                 if self.t.over and self.over_at is None:
                     self.over_at = self.clock()
                     await self.app.store.close_tournament(self.db_id)
@@ -156,6 +163,10 @@ class TournamentTask:
     def audience(self) -> set[str]:
         """Everybody a change is pushed to: followers, the players, the organiser and the referee."""
         return self.followers | set(self.t.participants())
+
+    def online_audience(self) -> list[str]:
+        conns = self.app.conns
+        return [pid for pid in self.audience() if pid in conns]
 
     async def catch_up(self) -> None:
         """After a restart: what the tables' rooms logged that the tournament had not yet been told."""

@@ -2,8 +2,10 @@
 timer re-armed only when the deadline comes earlier than the one it was armed for."""
 
 import asyncio
+import logging
 
 from server.roomtask import RoomTask
+from server.taskfail import Failures
 
 
 class FakeRoom:
@@ -22,6 +24,7 @@ def waiting_task(deadline):
     t.room = FakeRoom(deadline)
     t.queue = asyncio.Queue()
     t._timer, t._timer_at = None, 0.0
+    t.failures = Failures(logging.getLogger("test"), "room", "room", "r")
     armed = []
     real = loop.call_later
 

@@ -1,0 +1,56 @@
+"""What a room's or a tournament's task does with an item it failed to handle because of a bug.
+
+The bug is logged, the item's sender (if it had one) is answered ``server/internal``, the other members
+are told once per run of failures, and the task goes on with its next item: one bad item must not end
+a room or a tournament silently (later commands would get no reply). A deadline whose handling failed
+is not retried for ``RETRY`` seconds, so a bug that fails every tick cannot spin the event loop.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Callable, Iterable
+
+from server import codec
+
+INTERNAL = "server/internal"
+RETRY = 1.0  # seconds before a failed deadline (tick) is tried again
+
+# Queue items that carry the sender's connection and request: (kind, player, conn, req, ...).
+_ASKED = frozenset(("cmd", "handled", "snapshot", "chat", "follow"))
+
+
+class Failures:
+    def __init__(self, log: logging.Logger, what: str, field: str, ident: str):
+        self.log = log
+        self.what = what  # "room" or "tournament", for the log
+        self.field, self.ident = field, ident  # the pushed error's "room" / "tournament": its id
+        self.streak = 0  # failures since the last item handled
+        self.quiet_until = 0.0  # no tick before this time
+
+    def ok(self) -> None:
+        self.streak = 0
+
+    def deadline(self, deadline: float | None) -> float | None:
+        """The task's next deadline, held back after a failed tick."""
+        return None if deadline is None else max(deadline, self.quiet_until)
+
+    def failed(self, app, item: tuple, now: float, members: Callable[[], Iterable[str]]) -> None:
+        """Called from the task's ``except Exception``; never raises."""
+        self.log.exception("%s %s: a bug handling %r", self.what, self.ident, item[0])
+        self.streak += 1
+        try:
+            if item[0] == "tick":
+                self.quiet_until = now + RETRY
+            msg = codec.error(INTERNAL, f"the {self.what} hit an error on the server; it goes on")
+            sender = None
+            if item[0] in _ASKED:
+                sender = item[1]
+                app.reply(item[2], item[3], msg)
+            if self.streak == 1:
+                push = {**msg, self.field: self.ident}
+                for pid in members():
+                    if pid != sender:
+                        app.deliver(pid, push)
+        except Exception:  # pragma: no cover - the report itself failed: the log has the first one
+            self.log.exception("%s %s: reporting a failure failed", self.what, self.ident)
