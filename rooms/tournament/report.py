@@ -16,8 +16,9 @@ def seat_results(tour, t) -> list[dict]:
 
     盘分 = the hand's delta (a void hand counts 0) − that hand's 罚分 (R98 第十条);
     局分 = 500 + Σ 盘分 − lateness (R98 第十三条(二)1), or 0 after a forfeit (自动弃权).
-    标准分: the four seats are ranked by 局分 (4/2/1/0, ties share); the value of a seat with no
-    ranked player (a bot from the start, or a suspended player's) goes to nobody.
+    标准分: the four seats are ranked by 局分 (4/2/1/0, ties share), a forfeiting seat last whatever
+    its numbers; the value of a seat with no ranked player (a bot from the start, or the seat a
+    停赛 took from its player at this table) goes to nobody.
     """
     deductions = [tour.sanctions.hand_points(p, t.key) if p is not None else {} for p in t.seats]
     count = max([*t.hands, *(h for d in deductions for h in d)], default=0)
@@ -32,11 +33,13 @@ def seat_results(tour, t) -> list[dict]:
         forfeit = pid is not None and tour.sanctions.forfeited(pid, t.session)
         score = 0 if forfeit else BASE + sum(points) - late
         rows.append({"seat": seat, "player": pid, "bot": pid is None, "substituted": t.subs.get(seat),
-                     "ranked": pid is not None and not tour.sanctions.suspended(pid),
+                     # 停赛 bars the player from continuing: results finished before it stand
+                     "ranked": pid is not None and not (t.subs.get(seat) == "suspended"
+                                                        and tour.sanctions.suspended(pid)),
                      "points": points, "late": late, "forfeit": forfeit, "score": score,
                      "std12": None, "std": None})
     if t.state == DONE:
-        for row, std12 in zip(rows, standard_scores([r["score"] for r in rows])):
+        for row, std12 in zip(rows, standard_scores([r["score"] for r in rows], [r["forfeit"] for r in rows])):
             if row["ranked"]:
                 row["std12"], row["std"] = std12, display(std12)
     return rows

@@ -12,16 +12,21 @@ from typing import Iterable, Mapping, Sequence
 PLACE12 = (48, 24, 12, 0)  # R98 4/2/1/0, ×12
 
 
-def standard_scores(scores: Sequence[int]) -> list[int]:
-    """标准分 ×12 of the four seats of a table from their 局分; tied seats share their places' values."""
-    if len(scores) != 4:
+def standard_scores(scores: Sequence[int], forfeits: Sequence[bool] = (False,) * 4) -> list[int]:
+    """标准分 ×12 of the four seats of a table from their 局分; tied seats share their places' values.
+
+    超过15分钟未到者，将按自动弃权处理: a forfeiting seat (``forfeits[s]``) ranks last at its table
+    whatever the numbers (its 局分 0 is not above a present player's −20); two forfeits share the
+    last places, below every present player."""
+    if len(scores) != 4 or len(forfeits) != 4:
         raise ValueError(f"a table has four seats, got {len(scores)} scores")
-    order = sorted(range(4), key=lambda s: -scores[s])
+    key = [(not forfeits[s], scores[s]) for s in range(4)]
+    order = sorted(range(4), key=lambda s: key[s], reverse=True)
     out = [0] * 4
     i = 0
     while i < 4:
         j = i
-        while j + 1 < 4 and scores[order[j + 1]] == scores[order[i]]:
+        while j + 1 < 4 and key[order[j + 1]] == key[order[i]]:
             j += 1
         total, n = sum(PLACE12[i:j + 1]), j - i + 1
         assert total % n == 0  # true for every tie pattern of four: that is why ×12
@@ -42,8 +47,10 @@ def _places(rows: list[dict], key) -> None:
         r["place"] = rows[i - 1]["place"] if i and key(rows[i - 1]) == key(r) else i + 1
 
 
-def standings(players: Sequence[str], results: Mapping[str, Iterable[tuple[int, int]]]) -> list[dict]:
-    """The ranking of ``players`` (registration order) from their finished sessions' (std12, 局分).
+def standings(players: Sequence[str], results: Mapping[str, Iterable[tuple[int, int]]],
+              suspended: frozenset | set = frozenset()) -> list[dict]:
+    """The ranking of ``players`` (registration order) from their finished sessions' (std12, 局分);
+    a player in ``suspended`` (停赛) keeps the results played before and is marked ``suspended``.
 
     R98 第十一条 and tournament.md "Our decisions": total 标准分, then total 局分, then the best single
     标准分, then the count of high ones — i.e. the per-session 标准分 sorted high to low, compared
@@ -58,7 +65,7 @@ def standings(players: Sequence[str], results: Mapping[str, Iterable[tuple[int, 
         std12 = sum(stds)
         score = sum(sc for _, sc in per[p])
         rows.append({"player": p, "std12": std12, "std": display(std12), "score": score,
-                     "sessions": len(per[p]), "by_std": stds, "_order": i})
+                     "sessions": len(per[p]), "by_std": stds, "suspended": p in suspended, "_order": i})
     rows.sort(key=lambda r: (-r["std12"], -r["score"], [-x for x in r["by_std"]], r["_order"]))
     _places(rows, lambda r: (r["std12"], r["score"], r["by_std"]))
     for r in rows:

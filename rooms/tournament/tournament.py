@@ -368,7 +368,7 @@ class Tournament:
         if first:
             ranked = self._active()
         else:
-            ranked = [r["player"] for r in self.standings()]
+            ranked = [r["player"] for r in self.standings() if not r["suspended"]]
         byes: list[str] = []
         extra = len(ranked) % 4
         if not self.config.fill_bots and extra:
@@ -443,8 +443,10 @@ class Tournament:
         return report.results(self)
 
     def standings(self) -> list[dict]:
-        """Ranked players (suspended ones are left out) by R98 第十一条 with our tie-breaks."""
-        return standings(self._active(), self.results())
+        """Every player by R98 第十一条 with our tie-breaks. 停赛 bars a player from continuing only:
+        their finished results stay (the other players' 标准分 were counted with them), marked suspended."""
+        suspended = {p for p in self.players if self.sanctions.suspended(p)}
+        return standings(list(self.players), self.results(), suspended)
 
     def team_standings(self) -> list[dict]:
         return team_standings(self.standings(), {p.id: p.team for p in self.players.values()})

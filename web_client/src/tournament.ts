@@ -109,6 +109,7 @@ export interface StandingRow {
   score: number;
   sessions: number;
   by_std: number[];
+  suspended?: boolean; // 停赛: earlier results stand, no more play
 }
 
 export interface TeamRow {

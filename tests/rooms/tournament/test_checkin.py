@@ -213,3 +213,19 @@ def test_late_between_ten_and_fifteen_minutes_is_minus_twenty_without_a_warning(
     t.tick(START)
     t.handle("d", {"t": "checkin"}, START + 700)
     assert [(r["kind"], r["points"]) for r in t.sanctions.records] == [("late", 20)]
+
+
+def test_a_forfeiting_seat_ranks_last_at_its_table_whatever_the_numbers():
+    # 超过15分钟未到者，将按自动弃权处理，局分记为0: the forfeiter is last even when a present
+    # player's 局分 is below 0; two no-shows share the last places (0.5 each), below every player present.
+    t = make(sessions=1, hands=1, starts=(START,))
+    register(t, P)
+    for p in ("a", "b"):
+        t.handle(p, {"t": "checkin"}, START - 60)
+    t.tick(START)
+    t.tick(START + 901)
+    assert t.tables["1-1"].subs == {t.tables["1-1"].seat_of("c"): "forfeit", t.tables["1-1"].seat_of("d"): "forfeit"}
+    play(t, "1-1", [{"a": -520, "b": 520}], START + 3000)
+    seats = {r["player"]: r for r in t.view(None)["sessions"][0]["tables"][0]["seats"]}
+    assert (seats["a"]["score"], seats["c"]["score"], seats["d"]["score"]) == (-20, 0, 0)
+    assert {p: seats[p]["std12"] for p in P} == {"b": 48, "a": 24, "c": 6, "d": 6}

@@ -144,7 +144,7 @@ def test_stop_win_tells_the_table(t):
     rejected(t, REF, {"t": "sanction", "player": "c", "kind": "stop_win", "reason": "x"}, E.NO_HAND)
 
 
-def test_suspend_replaces_the_player_and_drops_them_from_the_standings(t):
+def test_suspend_replaces_the_player_and_marks_them_in_the_standings(t):
     report(t, 1, {"d": 48, "a": -16, "b": -16, "c": -16})
     out = sanction(t, now=300.0, player="d", kind="suspend", reason="cheating", public=True)
     assert commands(out, "1-1") == [{"t": "substitute", "player": seat(t, "d")}]
@@ -158,7 +158,9 @@ def test_suspend_replaces_the_player_and_drops_them_from_the_standings(t):
     # d's seat (578) is ranked first at the table, but its 4 goes to nobody
     assert row(t, "d")["score"] == 578 and row(t, "d")["std12"] is None and not row(t, "d")["ranked"]
     # b and c (484) share 2nd and 3rd: (24 + 12) / 2 each; a (454) is 4th
-    assert [(r["player"], r["std12"]) for r in t.standings()] == [("b", 18), ("c", 18), ("a", 0)]
+    # d keeps no result of the table they were removed from, and is marked suspended
+    assert [(r["player"], r["std12"], r["sessions"], r["suspended"]) for r in t.standings()] == [
+        ("b", 18, 1, False), ("c", 18, 1, False), ("a", 0, 1, False), ("d", 0, 0, True)]
     rejected(t, REF, {"t": "sanction", "player": "d", "kind": "suspend", "reason": "again"}, E.SUSPENDED)
 
 
@@ -175,7 +177,7 @@ def test_cancelling_a_suspension(t):
     sanction(t, player="d", kind="suspend", reason="cheating")
     report(t, 1, {"d": 24, "a": -8, "b": -8, "c": -8})
     finish(t)
-    assert "d" not in [r["player"] for r in t.standings()]
+    assert [(r["sessions"], r["suspended"]) for r in t.standings() if r["player"] == "d"] == [(0, True)]
     t.handle(REF, {"t": "cancel_sanction", "sanction": 1, "reason": "appeal upheld"}, 950.0)
     # ranked again, with the seat's result (played on by the bot) counting as d's
     assert t.standings()[0]["player"] == "d"
@@ -333,3 +335,20 @@ def test_events_for_a_table_not_started():
     with pytest.raises(TournamentError) as err:
         t.table_event("1-1", {"t": "hand_result", "record": hand(0, [0, 0, 0, 0])}, 101.0)
     assert err.value.code == E.BAD_EVENT
+
+
+def test_a_suspension_keeps_the_earlier_finished_results(t):
+    # 停赛 ... 禁止违规者继续参加当前比赛: it bars the player from continuing, nothing more. The
+    # session d finished stays d's (and counted for the others' 标准分), d is marked suspended.
+    report(t, 1, {"d": 48, "a": -16, "b": -16, "c": -16})
+    finish(t)
+    before = {r["player"]: (r["std12"], r["score"]) for r in t.standings()}
+    assert before["d"] == (48, 548)
+    sanction(t, now=950.0, player="d", kind="suspend", reason="cheating")
+    after = {r["player"]: (r["std12"], r["score"]) for r in t.standings()}
+    assert after == before
+    assert [r["player"] for r in t.standings() if r["suspended"]] == ["d"]
+    assert row(t, "d")["std12"] == 48 and row(t, "d")["ranked"]
+    # but d plays no more
+    out = t.handle(ORG, {"t": "start"}, 1000.0)
+    assert "d" not in events(out, "session_started")[0].msg["tables"][0]["players"]

@@ -88,3 +88,12 @@ def test_team_standings():
                                                                               ("A", 2, 48, 1000)]
     assert sorted(teams[1]["players"]) == ["a1", "a2"]
     assert teams[0]["std"] == 4.0
+
+
+@pytest.mark.parametrize("scores, forfeits, expected", [
+    ([0, 560, 460, -20], [True, False, False, False], [0, 48, 24, 12]),  # -20 present is above the forfeit
+    ([0, 0, 700, -200], [True, True, False, False], [6, 6, 48, 24]),  # two no-shows share 3rd and 4th
+    ([0, 0, 0, 0], [True, True, True, True], [21, 21, 21, 21]),
+])
+def test_a_forfeiting_seat_ranks_last_whatever_the_numbers(scores, forfeits, expected):
+    assert standard_scores(scores, forfeits) == expected

@@ -303,7 +303,7 @@ function Standings({ s, v }: { s: AppState; v: TournamentView }) {
               {v.standings.map((r) => (
                 <tr key={r.player} class={r.player === v.you.id ? "mine" : ""} data-player={r.player}>
                   <td>{r.place}</td>
-                  <td>{pname(s, r.player)}</td>
+                  <td>{pname(s, r.player)}{r.suspended ? <> <span class="tag warn" data-testid="standing-suspended">{t("suspendedTag")}</span></> : null}</td>
                   {hasTeams ? <td>{teams.get(r.player) ?? ""}</td> : null}
                   <td class="num" data-testid="std">{r.sessions ? formatStd(r.std12) : "–"}</td>
                   <td class="num">{r.sessions ? r.score : "–"}</td>
