@@ -12,7 +12,7 @@ import logging
 import secrets
 import signal
 import time
-from collections import Counter, OrderedDict, deque
+from collections import Counter, OrderedDict
 from dataclasses import dataclass, field, replace
 
 from websockets.asyncio.server import serve
@@ -21,53 +21,29 @@ from game.actions import from_dict
 from game.match import replay_hands
 from game.rules import Rules
 from rooms.config import RoomConfig
-from rooms.errors import RoomError
-from rooms.invite import new_code, normalize
+from rooms.invite import new_code
 from rooms.quickmatch import QuickMatch
 from rooms.records import json_seed
 from rooms.room import Room
 from rooms.tournament.config import TournamentConfig
 from rooms.tournament.series import Series
 from rooms.tournament.tournament import Tournament
-from rooms.types import ROOM_TYPES
 from server import accounts, codec, gctune
-from server.codec import BAD_FIELD, UNKNOWN_TYPE, ProtocolError
+from server.codec import BAD_FIELD, ProtocolError
 from server.conn import Conn, IdleTimer
 from server.http import make_process_request, parse_id
-from server.roomtask import CHAT_MAX, RoomTask, next_item
+from server.frames import (ALREADY_SIGNED_IN, BAD_NAME, BAD_TOKEN, IN_ROOM, NO_TOURNAMENT, NOT_QUEUED,
+                           QUEUED, TOO_MANY, Frames, _fields)
+from server.roomtask import RoomTask, next_item
 from server.store import Store
 from server.tournaments import TournamentTask
 from server.wsconn import MessageConnection
 
 log = logging.getLogger("guobiao.server")
 
-# Server error codes besides codec's protocol/... (docs/protocol.md lists them all).
-RATE_LIMITED = "protocol/rate_limited"
-NOT_SIGNED_IN = "protocol/not_signed_in"
-ALREADY_SIGNED_IN = "protocol/already_signed_in"
-INTERNAL = "protocol/internal"
-BAD_NAME = "auth/bad_name"
-BAD_TOKEN = "auth/bad_token"
-NO_ROOM = "lobby/no_room"
-IN_ROOM = "lobby/in_room"
-NOT_IN_ROOM = "lobby/not_in_room"
-QUEUED = "lobby/queued"
-NOT_QUEUED = "lobby/not_queued"
-CHAT_TOO_FAST = "chat/too_fast"
-CHAT_BAD = "chat/bad_text"
-NO_TOURNAMENT = "lobby/no_tournament"
-TOO_MANY = "lobby/too_many_tournaments"
-
-# Commands the server hands to the player's room as they are (rooms.room validates their fields).
-ROOM_COMMANDS = frozenset(("sit", "ready", "start", "add_bot", "remove_bot", "kick", "leave", "host", "act",
-                           "auto", "rematch", "hint"))
-LOBBY_COMMANDS = frozenset(("guest", "resume", "ping", "rooms", "create", "join", "watch", "quick",
-                            "quick_cancel", "snapshot", "chat", "tournaments", "tournament",
-                            "tournament_create", "tournament_cmd"))
 SERVER = "server"  # the organiser and referee of the scheduled events the server runs itself
 CLOSE_REPLACED = 4001  # a newer connection of the same player took over
 CLOSE_IDLE = 4002
-CLOSE_ABUSE = 4003
 PENDING = object()  # where[player] while a room for them is being created
 REPLAY_CACHE = 16  # finished matches' replay files (and closed tournaments' views) kept, most recently served
 
@@ -117,7 +93,7 @@ class Settings:
         {"name": "十分钟赛 10-minute event", "every": 600, "hands": 4, "min_players": 2}])
 
 
-class App:
+class App(Frames):
     def __init__(self, store: Store, settings: Settings | None = None):
         self.store = store
         self.settings = settings or Settings()
@@ -266,16 +242,6 @@ class App:
         if conn is not None:
             conn.push(msg)
 
-    def reply(self, conn: Conn, req: tuple, msg: dict) -> None:
-        """The answer to a frame: in that frame's encoding, echoing its ``id`` as ``re``."""
-        encoding, rid = req
-        if rid is not None:
-            msg = {**msg, "re": rid}
-        if msg["t"] == "snapshot":  # a room message: numbered like the pushes
-            conn.push(msg, encoding)
-        else:
-            conn.send(msg, encoding)
-
     # -- connections ---------------------------------------------------------------------------
 
     def admit_address(self, ws) -> bool:
@@ -329,214 +295,6 @@ class App:
         task = self.where.get(pid)
         if isinstance(task, RoomTask):
             task.put(("disconnect", pid))
-
-    # -- frames --------------------------------------------------------------------------------
-    # A frame is handled as soon as it is read, on the reading callback (server.wsconn): most need no
-    # waiting (room commands go onto their room's queue). One that must wait (a sign-in, creating a
-    # room or a tournament) runs in a task of the connection's, and the frames that come meanwhile
-    # wait in ``conn.inbox`` behind it, so that a connection's frames are handled in order.
-
-    def on_message(self, conn: Conn, idle: IdleTimer, frame: bytes | str) -> None:
-        idle.wait()  # the wait for the next frame starts now
-        if conn.closed or not self._admit(conn, frame):
-            return
-        if conn.inbox is not None:
-            conn.inbox.append(frame)
-            return
-        work = self.take_frame(conn, frame)
-        if work is not None:
-            conn.inbox = deque()
-            conn.worker = self.loop.create_task(self._work(conn, work))
-
-    async def _work(self, conn: Conn, work) -> None:
-        """Await a frame's handling, then handle the frames that came meanwhile, in order."""
-        try:
-            while work is not None:
-                await work
-                work = None
-                while work is None and conn.inbox and not conn.closed:
-                    work = self.take_frame(conn, conn.inbox.popleft())
-        finally:
-            conn.inbox = conn.worker = None
-
-    async def on_frame(self, conn: Conn, frame) -> None:
-        """One frame, as if just read; returns once it is handled (bench/room_cpu.py drives it)."""
-        if self._admit(conn, frame):
-            work = self.take_frame(conn, frame)
-            if work is not None:
-                await work
-
-    def _admit(self, conn: Conn, frame) -> bool:
-        """The connection's rate limit, as frames arrive: a refused frame gets its error at once; too
-        many refused in a row close the connection."""
-        if conn.bucket.take(self.loop.time()):
-            conn.refused = 0
-            return True
-        conn.refused += 1
-        if conn.refused > self.limits.refused_max:
-            conn.close_soon(CLOSE_ABUSE, "too many frames")
-        else:
-            encoding = codec.TEXT if isinstance(frame, str) else codec.BINARY
-            conn.send(codec.error(RATE_LIMITED, "too many frames: slow down"), encoding)
-        return False
-
-    def take_frame(self, conn: Conn, frame):
-        """Check, decode and dispatch one frame; returns what is left to await (a coroutine that answers
-        the frame itself, errors included), or None when the frame is handled."""
-        encoding = codec.TEXT if isinstance(frame, str) else codec.BINARY
-        size = len(frame) if isinstance(frame, bytes) else len(frame.encode())
-        if size > self.limits.max_frame:
-            conn.send(codec.error(codec.TOO_LARGE, f"frames are at most {self.limits.max_frame} bytes"), encoding)
-            return None
-        try:
-            msg, encoding = codec.decode(frame)
-        except ProtocolError as e:
-            conn.send(codec.error(e.code, e.message), encoding)
-            return None
-        conn.encoding = encoding
-        rid = msg.pop("id", None)
-        if rid is not None and not (type(rid) is int or (type(rid) is str and len(rid) <= 64)):
-            conn.send(codec.error(BAD_FIELD, "id: an int or a short string"), encoding)
-            return None
-        req = (encoding, rid)
-        try:
-            work = self.dispatch(conn, msg, req)
-        except Exception as e:
-            self._answer_failure(conn, req, msg, e)
-            return None
-        return None if work is None else self._finish(conn, msg, req, work)
-
-    async def _finish(self, conn: Conn, msg: dict, req: tuple, work) -> None:
-        try:
-            await work
-        except Exception as e:
-            self._answer_failure(conn, req, msg, e)
-
-    def _answer_failure(self, conn: Conn, req: tuple, msg: dict, e: Exception) -> None:
-        if isinstance(e, (ProtocolError, RoomError)):  # TournamentError is a RoomError too
-            self.reply(conn, req, codec.error(e.code, e.message))
-        else:
-            log.error("frame %r from %r", msg, conn, exc_info=e)
-            self.reply(conn, req, codec.error(INTERNAL, "internal error"))
-
-    def dispatch(self, conn: Conn, msg: dict, req: tuple):
-        """Handle a message; returns the coroutine that finishes it when it must wait (a sign-in,
-        creating a room or a tournament, a closed tournament read back), else None."""
-        t = msg["t"]
-        if t == "ping":
-            self.reply(conn, req, {"t": "pong"})
-            return None
-        if t in ("guest", "resume"):
-            return self.sign_in(conn, msg, req)
-        if t not in LOBBY_COMMANDS and t not in ROOM_COMMANDS:
-            raise ProtocolError(UNKNOWN_TYPE, f"unknown message type {t!r}")
-        pid = conn.player
-        if pid is None:
-            raise ProtocolError(NOT_SIGNED_IN, 'sign in first: {"t": "guest", "name": ...}')
-        task = self.where.get(pid)
-        if t in ROOM_COMMANDS:
-            if not isinstance(task, RoomTask):
-                raise ProtocolError(NOT_IN_ROOM, "you are not in a room")
-            task.put(("cmd", pid, conn, req, msg))
-        elif t == "rooms":
-            _fields(msg)
-            rooms = [r.summary for r in self.rooms.values() if r.summary is not None]
-            self.reply(conn, req, {"t": "rooms", "rooms": rooms[:100]})
-        elif t == "snapshot":
-            _fields(msg)
-            if not isinstance(task, RoomTask):
-                raise ProtocolError(NOT_IN_ROOM, "you are not in a room")
-            task.put(("snapshot", pid, conn, req))
-        elif t == "chat":
-            _fields(msg, "text")
-            text = msg.get("text")
-            if not isinstance(text, str) or not text.strip() or len(text) > CHAT_MAX:
-                raise ProtocolError(CHAT_BAD, f"text: 1 to {CHAT_MAX} characters")
-            if any(ord(c) < 32 for c in text):
-                raise ProtocolError(CHAT_BAD, "no control characters in chat")
-            if not isinstance(task, RoomTask):
-                raise ProtocolError(NOT_IN_ROOM, "you are not in a room")
-            if not conn.chat.take(self.loop.time()):
-                raise ProtocolError(CHAT_TOO_FAST, "chat less often")
-            task.put(("chat", pid, conn, req, text))
-        elif t == "create":
-            return self.create(conn, msg, req)
-        elif t in ("join", "watch"):
-            _fields(msg, "room", "code", "seat")
-            self._not_busy(pid, allow=task)
-            target = self._find(msg)
-            if isinstance(task, RoomTask) and task is not target:
-                raise ProtocolError(IN_ROOM, "leave your room first")
-            cmd = {k: v for k, v in msg.items() if k != "room"}
-            target.put(("cmd", pid, conn, req, cmd))
-        elif t == "quick":
-            _fields(msg, "type", "bots", "wait")
-            room_type = msg.get("type", "guobiao")
-            if room_type not in ROOM_TYPES:
-                raise ProtocolError(BAD_FIELD, f"type: one of {sorted(ROOM_TYPES)}")
-            bots = msg.get("bots", True)
-            if type(bots) is not bool:
-                raise ProtocolError(BAD_FIELD, "bots: true or false")
-            wait = msg.get("wait", self.settings.quick_wait)
-            if type(wait) is not int and type(wait) is not float or not 0 <= wait <= 600:
-                raise ProtocolError(BAD_FIELD, "wait: seconds, 0 to 600")
-            self._not_busy(pid)
-            self.quick_queue.put_nowait(("quick", pid, conn, req, room_type, float(wait) if bots else None))
-        elif t == "quick_cancel":
-            _fields(msg)
-            self.quick_queue.put_nowait(("cancel", pid, conn, req))
-        elif t == "tournaments":
-            _fields(msg)
-            items = sorted(self.tournaments.values(), key=lambda x: x.summary.get("next_start") or 0)
-            self.reply(conn, req, {"t": "tournaments", "tournaments": [x.summary for x in items][:100]})
-        elif t == "tournament_create":
-            return self.create_tournament(conn, msg, req)
-        elif t == "tournament":
-            _fields(msg, "tournament")
-            if msg.get("tournament") not in self.tournaments:
-                return self._closed_tournament(conn, req, msg.get("tournament"))
-            self.follow(pid, self._tournament(msg), conn, req)
-        elif t == "tournament_cmd":
-            _fields(msg, "tournament", "cmd")
-            task = self._tournament(msg)
-            cmd = msg.get("cmd")
-            if not isinstance(cmd, dict) or not isinstance(cmd.get("t"), str):
-                raise ProtocolError(BAD_FIELD, "cmd: a map with a string t")
-            task.put(("cmd", pid, conn, req, cmd))
-
-    def _tournament(self, msg: dict) -> TournamentTask:
-        tid = msg.get("tournament")
-        task = self.tournaments.get(tid) if isinstance(tid, str) else None
-        if task is None:
-            raise ProtocolError(NO_TOURNAMENT, "no such tournament")
-        return task
-
-    def follow(self, pid: str, task: TournamentTask, conn: Conn, req: tuple) -> None:
-        old = self.following.get(pid)
-        if old is not None and old is not task:
-            old.put(("unfollow", pid))
-        self.following[pid] = task
-        task.put(("follow", pid, conn, req))
-
-    def _not_busy(self, pid: str, allow=None) -> None:
-        task = self.where.get(pid)
-        if task is not None and task is not allow:
-            raise ProtocolError(IN_ROOM, "leave your room first")
-        if self.quick.queued(pid):
-            raise ProtocolError(QUEUED, "you are waiting for a quick match (quick_cancel first)")
-
-    def _find(self, msg: dict) -> RoomTask:
-        if "room" in msg:
-            rid = msg["room"]
-            task = self.rooms.get(rid) if isinstance(rid, str) else None
-        elif "code" in msg:
-            code = normalize(msg["code"])
-            task = self.by_invite.get(code) if code else None
-        else:
-            raise ProtocolError(BAD_FIELD, "give the room's id (room) or its invite code (code)")
-        if task is None or task.closed:
-            raise ProtocolError(NO_ROOM, "no such room")
-        return task
 
     # -- accounts ------------------------------------------------------------------------------
 
@@ -853,12 +611,6 @@ def _keep(cache: OrderedDict, key, value):
 def _replay_streams(m: dict) -> list[list[dict]]:
     log = [(p, from_dict(a)) for p, a in m["actions"]]
     return replay_hands(Rules(**m["rules"]), log, seed=m["seed"])
-
-
-def _fields(msg: dict, *allowed: str) -> None:
-    extra = set(msg) - {"t", *allowed}
-    if extra:
-        raise ProtocolError(BAD_FIELD, f"{msg['t']}: unknown fields {sorted(extra)}")
 
 
 def _address(host: str) -> str:

@@ -170,8 +170,8 @@ def test_documented_codes_cover_the_code():
     from game import actions
     from rooms import errors, room
     from rooms.tournament import errors as tournament_errors
-    from server import app, codec
+    from server import app, codec, frames
 
-    codes = {v for mod in (app, codec, errors, room, tournament_errors, actions) for k, v in vars(mod).items()
+    codes = {v for mod in (app, codec, frames, errors, room, tournament_errors, actions) for k, v in vars(mod).items()
              if k.isupper() and isinstance(v, str) and re.fullmatch(r"[a-z]+/[a-z_]+", v)}
     assert codes - CODES == set()
