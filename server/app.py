@@ -237,9 +237,9 @@ class App(Frames):
 
     def deliver(self, pid: str, msg: dict) -> None:
         """A push to a player, in the encoding of their last frame; dropped if they are offline (they
-        get a snapshot when they come back)."""
+        get a snapshot when they come back) or resuming (the snapshot due first has it)."""
         conn = self.conns.get(pid)
-        if conn is not None:
+        if conn is not None and conn.wants(msg):
             conn.push(msg)
 
     # -- connections ---------------------------------------------------------------------------
@@ -338,7 +338,7 @@ class App(Frames):
         self.reply(conn, req, {"t": "welcome", "player": pid, "name": name, "token": token, "room": room,
                                "queued": self.quick.queued(pid)})
         if isinstance(task, RoomTask):
-            task.put(("connect", pid, conn))
+            task.reconnect(pid, conn)
 
     # -- rooms ---------------------------------------------------------------------------------
 
@@ -492,7 +492,7 @@ class App(Frames):
             if conn is None:
                 continue
             conn.push({"t": "table", "tournament": tournament.id, "table": e.table, "room": task.id})
-            task.put(("connect", pid, conn))
+            task.reconnect(pid, conn)
 
     async def series_loop(self) -> None:
         """Create each scheduled event's next instance when its sign-up opens (settings.series)."""

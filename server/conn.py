@@ -122,6 +122,7 @@ class Conn:
         self.corked: list | None = None  # encoded messages held back until uncork()
         self.writer: asyncio.Task | None = None  # sends the queue; runs only while it is not empty
         self.n = 0  # room messages pushed on this connection: 1, 2, 3... (a gap means ask for a snapshot)
+        self.snapshot_due: str | None = None  # after resume: the room whose snapshot must come first
         self.inbox: deque | None = None  # frames waiting while an earlier one is awaited (server.app)
         self.worker: asyncio.Task | None = None  # awaits that frame, then handles the inbox
         self.closing: asyncio.Task | None = None  # the closing handshake of close_soon
@@ -186,6 +187,11 @@ class Conn:
         self.queue.append(data)
         if self.writer is None:
             self.writer = asyncio.get_running_loop().create_task(self._write())
+
+    def wants(self, msg: dict) -> bool:
+        """Whether a push is worth sending: not a message about the room whose snapshot is due (after a
+        resume the snapshot comes first and already shows it), except that the room closed."""
+        return self.snapshot_due is None or msg.get("room") != self.snapshot_due or msg["t"] == "closed"
 
     def push(self, msg: dict, encoding: str | None = None) -> None:
         """A room message: numbered per connection."""

@@ -99,6 +99,11 @@ class RoomTask:
         else:
             self.queue.put_nowait(item)
 
+    def reconnect(self, pid: str, conn: Conn) -> None:
+        """A member signed in again: its snapshot goes out before any other message about the room."""
+        conn.snapshot_due = self.id
+        self.put(("connect", pid, conn))
+
     def play_now(self, item: tuple) -> None:
         """A player's action, handled without the task (see the module's docstring)."""
         _, pid, conn, req, cmd = item
@@ -217,6 +222,7 @@ class RoomTask:
         if kind == "connect":
             _, pid, conn = item
             if pid not in self.members or conn.closed:
+                conn.snapshot_due = None
                 return
             await self.commit(room.connect(pid, now))
             self.send_snapshot(pid, conn, None)
@@ -404,11 +410,13 @@ class RoomTask:
         snap = dict(self.room.snapshot(pid))
         snap["info"] = self._named(snap["info"])
         g = snap.get("game")
-        if g is not None and g.get("legal"):
+        if g is not None:  # while a match is on: the prompt's seq, or where the table is
             snap["seq"] = g["match"]["seq"]
         info = self.matches.get(self.match_no)
         if info is not None and snap["info"]["phase"] == PLAYING:
             snap["commitment"] = info["commitment"]
+        if conn.snapshot_due == self.id:
+            conn.snapshot_due = None
         if req is not None:
             self.app.reply(conn, req, snap)
         else:

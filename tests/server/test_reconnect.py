@@ -118,3 +118,43 @@ async def test_spectator_sees_the_table(server):
     assert r["t"] == "ok"
     chat = await cs[3].wait_for(lambda m: m.get("t") == "chat")
     assert chat["text"] == "好牌!" and chat["name"] == "Watcher"
+
+
+async def test_resume_sends_the_snapshot_first(server):
+    """After `welcome`, the room's snapshot comes before any other message about the room (the seat's
+    return from 托管 and the seats' `connected` included: the snapshot already shows them)."""
+    cs, room = await table(server)
+    await cs[0].wait_for(has_prompt)
+    await cs[1].close()
+    c = await server.client("json")
+    r = await c.request({"t": "resume", "token": cs[1].token})
+    assert r["t"] == "welcome" and r["room"] == room
+    await c.wait_for(lambda m: m.get("t") == "snapshot")
+    about_room = [m for m in c.frames if m.get("room") == room and "rseq" in m]
+    assert about_room[0]["t"] == "snapshot", [m["t"] for m in about_room]
+    assert about_room[0]["n"] == 1
+    # The player is back: the snapshot says so, and numbering goes on without a gap.
+    snap = about_room[0]
+    assert snap["info"]["seats"][1]["connected"] is True
+    await c.drain(0.2)
+    ns = [m["n"] for m in c.frames if "n" in m]
+    assert ns == list(range(1, len(ns) + 1))
+
+
+async def test_snapshot_has_seq_while_a_match_is_on(server):
+    """Every snapshot of a room in play carries the top-level `seq`, for seats without a prompt and
+    spectators too."""
+    cs, room = await table(server)
+    legal, seq = prompt(await cs[0].wait_for(has_prompt))
+    for c in cs[1:]:
+        snap = await c.request({"t": "snapshot"})
+        assert not snap["game"]["legal"]
+        assert snap["seq"] == snap["game"]["match"]["seq"] == seq
+    code = (await cs[0].request({"t": "snapshot"}))["info"]["invite"]
+    s = await server.client(name="Watcher")
+    assert (await s.request({"t": "watch", "code": code}))["t"] == "ok"
+    snap = next(m for m in s.frames if m.get("t") == "snapshot")
+    assert snap["seq"] == seq
+    # In the lobby there is no match and no seq.
+    lobby = await (await server.client(name="Lone")).request({"t": "create", "config": {"hands": 4}})
+    assert "seq" not in lobby
