@@ -1,7 +1,7 @@
 """Frames on the wire: binary frames are msgpack, text frames are JSON, with the same shapes.
 
 A frame decodes to a plain message: a map with string keys and a string ``t``, whose values are
-None, bools, ints in the safe range, strings, lists and maps of the same, nested a few levels at
+None, bools, ints in the safe range, finite floats, strings, lists and maps of the same, nested a few levels at
 most. Anything else is a ``ProtocolError`` with a documented code (docs/protocol.md) and the frame
 changes nothing. Replies are encoded like the frame that asked (``BINARY`` or ``TEXT``).
 """
@@ -9,6 +9,7 @@ changes nothing. Replies are encoded like the frame that asked (``BINARY`` or ``
 from __future__ import annotations
 
 import json
+import math
 
 import msgpack
 
@@ -45,7 +46,7 @@ def decode(frame: bytes | str) -> tuple[dict, str]:
         if len(frame) > MAX_FRAME:
             raise ProtocolError(TOO_LARGE, f"frames are at most {MAX_FRAME} bytes")
         try:
-            msg = json.loads(frame, parse_constant=_reject_constant)  # floats: refused by _check
+            msg = json.loads(frame, parse_constant=_reject_constant)  # 1e999 (inf): refused by _check
         except (ValueError, RecursionError) as e:  # JSONDecodeError is a ValueError
             raise ProtocolError(BAD_FRAME, f"not JSON: {_short(e)}") from None
         encoding = TEXT
@@ -98,8 +99,10 @@ def _check(x, depth: int) -> None:
                 raise ProtocolError(BAD_MESSAGE, "map keys are strings")
             _check(v, depth + 1)
         return
-    if tx is float:
-        raise ProtocolError(BAD_MESSAGE, "numbers are integers")
+    if tx is float:  # seconds (timers) may have fractions, as the server sends them; NaN and ±inf never
+        if not math.isfinite(x):
+            raise ProtocolError(BAD_MESSAGE, "numbers are finite")
+        return
     raise ProtocolError(BAD_MESSAGE, f"values of type {tx.__name__} are not allowed")
 
 

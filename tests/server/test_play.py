@@ -104,3 +104,23 @@ async def test_a_play_whose_log_cannot_be_written_stops_the_room(server, caplog)
     assert [rec.getMessage() for rec in caplog.get_records("call") if rec.levelname == "ERROR"] == [
         f"room {room} stopped: its log could not be written"]
     caplog.clear()
+
+
+async def test_timers_accept_fractions_of_a_second(server):
+    """A room's config comes out with float seconds; sent back as it came (msgpack or JSON) it is
+    accepted, fractions included. Other fields stay integers."""
+    for enc in ("msgpack", "json"):
+        c = await server.client(enc, name=f"Timer{enc}")
+        snap = await c.request({"t": "create", "config": {"hands": 4, "turn_time": 7.5, "claim_min": 0.25}})
+        assert snap["t"] == "snapshot", snap
+        config = snap["info"]["config"]
+        assert config["turn_time"] == 7.5 and config["claim_min"] == 0.25
+        assert (await c.request({"t": "leave"}))["t"] == "ok"
+        again = await c.request({"t": "create", "config": config})
+        assert again["t"] == "snapshot" and again["info"]["config"] == config, again
+        assert (await c.request({"t": "leave"}))["t"] == "ok"
+        r = await c.request({"t": "create", "config": {"hands": 4.0}})
+        assert r["code"] == "room/bad_config", r
+        r = await c.request({"t": "quick", "wait": 299.5})
+        assert r["t"] == "queued" and r["wait"] == 299.5, r
+        assert (await c.request({"t": "quick_cancel"}))["t"] == "ok"
