@@ -298,7 +298,9 @@ async def test_stop_win_and_suspension_reach_the_table(tmp_path):
         rec = results[0]["record"]
         assert all(h["winner"] != seat_of[gone] for h in rec["hands"])  # the stand-in never wins
         v = await wait_view(ref, lambda v: v["state"] == "finished")
-        assert gone not in [x["player"] for x in v["standings"]] and v["suspended"] == [gone]
+        # suspended mid-table: no result from that table, marked in the standings
+        assert [(x["sessions"], x["suspended"]) for x in v["standings"] if x["player"] == gone] == [(0, True)]
+        assert v["suspended"] == [gone]
         # Anybody may read the standings over HTTP: the public 停赛 is there, the private 停和 is not.
         from tests.server.test_quick import fetch
 
