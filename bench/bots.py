@@ -1,6 +1,6 @@
 """Bot-only 国标馆 hands: how often the bots win, with what, and how long they think.
 
-    python bench/bots.py [--hands 1000] [--seed 1] [--bots fan|random]
+    python bench/bots.py [--hands 1000] [--seed 1] [--bots fan|random] [--smoke]
 
 Four bots play each hand through ``game.state`` (seeded walls, ``Rules()`` defaults: 8-fan minimum
 without flowers, 144 tiles); each seat due to act gets its own view and answers with an action. An
@@ -21,6 +21,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from game.actions import ActionError  # noqa: E402
+from game.fans.table import FLOWER_TILES  # noqa: E402
 from game.rules import Rules  # noqa: E402
 from game.state import OVER, pending, start_hand, step  # noqa: E402
 from game.views import view  # noqa: E402
@@ -62,7 +63,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--hands", type=int, default=1000)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--bots", choices=("fan", "random"), default="fan")
+    p.add_argument("--smoke", action="store_true", help="smallest sizes, a few seconds (tests/test_bench_smoke.py)")
     args = p.parse_args(argv)
+    if args.smoke:
+        args.hands = 8
     rules = Rules()
     bots = make_bots(args.bots, args.seed, rules.min_fan)
     times: list = []
@@ -82,16 +86,18 @@ def main(argv: list[str] | None = None) -> int:
         wins += 1
         self_drawn += w.self_drawn
         totals.append(w.total)
-        flowers = sum(points * count for fid, _, _, points, count in w.fans if fid == 81)
+        flowers = sum(f.points * f.count for f in w.fans if f.id == FLOWER_TILES)
         bare.append(w.total - flowers)
-        for fid, name, _, _, _ in w.fans:
-            if fid != 81:
-                fan_counts[name] += 1
-        forms[max((f for f in w.fans if f[0] != 81), key=lambda f: f[3])[1]] += 1
+        for f in w.fans:
+            if f.id != FLOWER_TILES:
+                fan_counts[f.name] += 1
+        forms[max((f for f in w.fans if f.id != FLOWER_TILES), key=lambda f: f.points).name] += 1
     wall = time.perf_counter() - t0
     n = args.hands
     print(f"{n} hands, {args.bots} bots, Rules(): min fan {rules.min_fan} without flowers, "
           f"{'144' if rules.flowers else '136'} tiles, seed {args.seed}")
+    print(f"win rate: {100 * wins / n:.1f} %; median fans of a win without flowers: "
+          f"{statistics.median(bare) if bare else '-'}")
     print(f"wins: {wins} ({100 * wins / n:.1f} %), self-drawn {self_drawn}; exhaustive draws: {draws} "
           f"({100 * draws / n:.1f} %); false declarations: {fouls}; illegal actions: 0")
     if wins:

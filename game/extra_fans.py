@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from game.fans import table as F
 from game.rules import Rules
+from game.scoring import FanScore
 from game.tiles import NUM_KINDS, rank
 
 PAIR_258 = ("258将", "Pair of 2, 5 or 8")
@@ -32,15 +33,15 @@ def is_258(tile: int | None) -> bool:
     return tile is not None and tile < 27 and tile < NUM_KINDS and rank(tile) in (2, 5, 8)
 
 
-def extra_fans(score, rules: Rules, declared: bool) -> list[tuple[str, str, int]]:
-    """(name, English name, points) of each extra fan the win scores. ``score`` is the GB Score
+def extra_fans(score, rules: Rules, declared: bool) -> list[FanScore]:
+    """Each extra fan the win scores (id None, count 1, no sets). ``score`` is the GB Score
     (None when the room counts no fans); ``declared``: the winner declared 听 (报听)."""
-    out: list[tuple[str, str, int]] = []
+    out: list[FanScore] = []
     if score is not None and rules.pair_258_points > 0 and is_258(pair_of(score)):
         if not _IMPLY_258 & score.counts().keys():
-            out.append((*PAIR_258, rules.pair_258_points))
+            out.append(FanScore(None, *PAIR_258, rules.pair_258_points, 1, ()))
     if declared and rules.declared_ready_points > 0:
-        out.append((*DECLARED_READY, rules.declared_ready_points))
+        out.append(FanScore(None, *DECLARED_READY, rules.declared_ready_points, 1, ()))
     return out
 
 

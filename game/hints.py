@@ -85,10 +85,10 @@ def _scored(sc, rules: Rules, declared: bool, blocked: bool) -> dict:
     if rules.count_fans:  # 无番馆 counts none (game.judge.evaluate)
         fans = [[f.id, f.name, f.name_en, f.points, f.count] for f in sc.fans]
         total, twf = sc.total, sc.total_without_flowers
-    for name, name_en, points in extra_fans(sc if rules.count_fans else None, rules, declared):
-        fans.append([None, name, name_en, points, 1])
-        total += points
-        twf += points
+    for extra in extra_fans(sc if rules.count_fans else None, rules, declared):
+        fans.append([extra.id, extra.name, extra.name_en, extra.points, extra.count])
+        total += extra.points * extra.count
+        twf += extra.points * extra.count
     # game.scoring.is_winning: the minimum is counted without flowers (and without the extra fans).
     meets = not blocked and (rules.min_fan <= 0 or not rules.count_fans
                              or sc.total_without_flowers >= rules.min_fan)

@@ -100,12 +100,12 @@ def evaluate(s, seat: int, tile: int, how: str, payer: int | None) -> WinRecord 
     sc = None
     if rules.count_fans:
         sc = score(hand, ctx)
-        fans = [(f.id, f.name, f.name_en, f.points, f.count, f.sets) for f in sc.fans]
+        fans = list(sc.fans)
         total = sc.total
     # 大众馆's 258将 and 听 (decisions.md): not among the 81, so they have no fan id.
-    for name, name_en, points in extra_fans(sc, rules, s.declared[seat]):
-        fans.append((None, name, name_en, points, 1, ()))
-        total += points
+    for extra in extra_fans(sc, rules, s.declared[seat]):
+        fans.append(extra)
+        total += extra.points * extra.count
     return WinRecord(seat, payer, tile, hand, ctx, tuple(fans), total, robbed=how == ROB)
 
 

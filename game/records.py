@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from game.fans.context import WinContext
 from game.hand import CHOW, KONG, PUNG, Hand, Meld
+from game.scoring import FanScore
 from game.tiles import Tile
 
 __all__ = ["CHOW", "PUNG", "KONG", "MeldRec", "ClaimWindow", "WinRecord", "HandResult", "fan_lists"]
@@ -72,7 +73,7 @@ class WinRecord:
     tile: Tile
     hand: Hand  # without the winning tile
     ctx: WinContext
-    fans: tuple  # (id, name, name_en, points, count, sets) per fan, flowers included; sets: notation
+    fans: tuple[FanScore, ...]  # flowers and the extra fans (id None) included
     total: int  # 基本分: all fans including flowers (and 听 when declared)
     robbed: bool = False
 
@@ -84,7 +85,7 @@ class WinRecord:
 def fan_lists(fans) -> list[list]:
     """A win's fans as plain lists, the form events, views and records carry:
     ``[id, name, name_en, points, count, [set, ...]]`` (sets in notation; [] for the whole hand)."""
-    return [[*f[:5], list(f[5])] for f in fans]
+    return [[f.id, f.name, f.name_en, f.points, f.count, list(f.sets)] for f in fans]
 
 
 @dataclass(frozen=True, slots=True)

@@ -57,7 +57,8 @@ _WHOLE = ((),)  # the occurrences of a fan of the whole hand
 
 @dataclass(frozen=True, slots=True)
 class FanScore:
-    id: int
+    """One scored fan. Callers read it by field name, so that a field added later breaks none of them."""
+    id: int | None  # R98 fan number 1-81; None for a fan outside the 81 (game.extra_fans)
     name: str
     name_en: str
     points: int  # per occurrence

@@ -62,7 +62,7 @@ class Summary:
             self.robbed += r.win.robbed
             self.fan_total += r.win.total
             for fan in r.win.fans:
-                self.fans[fan[1]] += 1
+                self.fans[fan.name] += 1
 
     def print(self, out) -> None:
         print(f"hands: {self.hands}  wins: {self.wins} (self-drawn {self.self_drawn}, "

@@ -176,7 +176,7 @@ def test_robbing_an_added_kong():
     win = t.result.win
     assert win.robbed and win.payer == 1 and not win.self_drawn
     assert win.ctx.kong and not win.ctx.self_drawn and not win.ctx.fourth_tile  # 抢杠和, never 和绝张
-    assert any(f[0] == 47 for f in win.fans)  # 抢杠和
+    assert any(f.id == 47 for f in win.fans)  # 抢杠和
     assert [m.kind for m in t.state.melds[1]] == ["pung"]  # the kong never happened
     # The robbed seat pays as the discarder (decisions.md, Rooms).
     assert t.result.payments == (-8, -(8 + win.total), 16 + 8 + win.total, -8)

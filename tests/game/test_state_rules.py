@@ -17,7 +17,7 @@ JUNK_NO_9S = "19m 18s 19p NN CCFF P"
 
 
 def fan_ids(win) -> set:
-    return {f[0] for f in win.fans}
+    return {f.id for f in win.fans}
 
 
 # ---- item 7: 144 tiles, deal 13/13/13/14, initial 补花 in seat order from the tail --------------
@@ -307,7 +307,7 @@ def test_declared_ready_locks_the_hand_and_scores():
         t.drop_drawn(seat)
     assert t.state.drawn == T("1s")
     t.win(0)
-    assert any(f[1] == "听" and f[3] == 1 for f in t.result.win.fans)
+    assert any(f.name == "听" and f.points == 1 for f in t.result.win.fans)
 
 
 def test_declared_ready_concealed_kong_only_if_the_waits_stay():

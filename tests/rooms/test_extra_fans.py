@@ -7,14 +7,14 @@ from game.extra_fans import extra_fans, pair_of
 from game.fans.context import WinContext
 from game.hand import parse_hand
 from game.rules import Rules
-from game.scoring import score
+from game.scoring import FanScore, score
 from rooms.types import DAZHONG, GUOBIAO, rules_for
 
 from tests.game.scenario import T, Table
 
 DAZHONG_RULES = rules_for(DAZHONG)
-PAIR = ("258将", "Pair of 2, 5 or 8", 1)
-TING = ("听", "Declared Ready", 1)
+PAIR = FanScore(None, "258将", "Pair of 2, 5 or 8", 1, 1, ())
+TING = FanScore(None, "听", "Declared Ready", 1, 1, ())
 
 
 def scored(text, **ctx):
@@ -65,7 +65,8 @@ def test_points_come_from_the_rules_and_zero_turns_them_off():
     assert extra_fans(sc, rules_for(GUOBIAO), True) == []
     assert extra_fans(sc, Rules(), True) == []
     custom = rules_for(DAZHONG, pair_258_points=2, declared_ready_points=3)
-    assert extra_fans(sc, custom, True) == [("258将", "Pair of 2, 5 or 8", 2), ("听", "Declared Ready", 3)]
+    assert extra_fans(sc, custom, True) == [
+        FanScore(None, "258将", "Pair of 2, 5 or 8", 2, 1, ()), FanScore(None, "听", "Declared Ready", 3, 1, ())]
 
 
 def test_a_dazhong_win_counts_both_in_its_total():
@@ -78,9 +79,9 @@ def test_a_dazhong_win_counts_both_in_its_total():
     assert t.state.drawn == T("S")
     t.win(0)
     win = t.result.win
-    extras = [f for f in win.fans if f[0] is None]
-    assert extras == [(None, "258将", "Pair of 2, 5 or 8", 1, 1, ()), (None, "听", "Declared Ready", 1, 1, ())]
-    assert win.total == sum(f[3] * f[4] for f in win.fans)
+    extras = [f for f in win.fans if f.id is None]
+    assert extras == [PAIR, TING]
+    assert win.total == sum(f.points * f.count for f in win.fans)
     assert t.result.payments == (3 * win.total, -win.total, -win.total, -win.total)
 
 
@@ -91,10 +92,10 @@ def test_a_guobiao_win_has_no_extra_fans():
     for seat in (1, 2, 3):
         t.drop_drawn(seat)
     t.win(0)
-    assert all(f[0] is not None for f in t.result.win.fans)
+    assert all(f.id is not None for f in t.result.win.fans)
 
 
 @pytest.mark.parametrize("self_drawn, total", [(True, 10), (False, 8)])
 def test_the_worked_example_of_docs_rules_md(self_drawn, total):
     sc = scored("123m 456m 789p 345s 5s +5s", self_drawn=self_drawn, flowers=1)
-    assert sc.total + sum(p for _, _, p in extra_fans(sc, DAZHONG_RULES, True)) == total
+    assert sc.total + sum(f.points for f in extra_fans(sc, DAZHONG_RULES, True)) == total
