@@ -31,12 +31,17 @@ web_client/dist: web_client/node_modules/.installed $(CLIENT_SOURCES)
 test: $(STAMP)
 	$(BIN)/python -m pytest
 
+# The engine and bot benchmarks, the server's CPU per action and a short load run against the baseline
+# (docs/performance.md: what each prints and how long the whole takes). bench/soak.py and the full-size
+# bench/load.py runs are longer: their commands are in docs/performance.md.
 bench: $(STAMP)
 	$(BIN)/python bench/fans.py
 	$(BIN)/python bench/differential.py --hands 1000000
 	$(BIN)/python bench/shanten.py
 	$(BIN)/python bench/selfplay.py
 	$(BIN)/python bench/bots.py --hands 1000
+	$(BIN)/python bench/room_cpu.py
+	$(BIN)/python bench/load.py --tables 200 --closed --duration 10 --warmup 3 --baseline
 
 clean:
 	rm -rf $(VENV) build *.egg-info

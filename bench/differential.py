@@ -1,6 +1,6 @@
 """Differential benchmark: our fan engine against the reference calculator on random winning hands.
 
-    python bench/differential.py [--hands 1000000] [--seed 1] [--jobs N]
+    python bench/differential.py [--hands 1000000] [--seed 1] [--jobs N] [--smoke]
 
 Prints how often totals and fan multisets agree, then the disagreements grouped by class (+id: a fan
 only we score or score more often, -id: one only the reference scores; or our error code), each with
@@ -60,7 +60,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="worker processes")
     parser.add_argument("--show", type=int, default=30, help="classes printed with an example")
+    parser.add_argument("--smoke", action="store_true", help="smallest sizes, a few seconds (tests/test_bench_smoke.py)")
     args = parser.parse_args(argv)
+    if args.smoke:
+        args.hands, args.jobs = 2_000, 1
 
     jobs = [(args.seed, i, min(CHUNK, args.hands - i * CHUNK)) for i in range(-(-args.hands // CHUNK))]
     hands = same_total = same_fans = 0

@@ -1,6 +1,7 @@
 """The reference for bench/load.py --baseline: a minimal websockets fan-out server, no game.
 
     python bench/fanout_server.py --port 8800
+    python bench/fanout_server.py --smoke     # a few seconds of bench/loadgen.py's tables against it
 
 It speaks just enough of docs/protocol.md for bench/loadgen.py's tables (guest, create, join, ready,
 act, leave, rematch, ping) and nothing else: no database, no rules, no validation beyond msgpack. An
@@ -112,5 +113,17 @@ async def main(port: int) -> None:
 
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--port", type=int, required=True)
-    asyncio.run(main(ap.parse_args().port))
+    ap.add_argument("--port", type=int)
+    ap.add_argument("--smoke", action="store_true", help="start one and drive two tables against it for two seconds")
+    args = ap.parse_args()
+    if args.smoke:
+        import sys
+        from pathlib import Path
+
+        sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+        from bench.loadgen import smoke_main
+
+        sys.exit(smoke_main(["--smoke"], baseline=True))
+    if args.port is None:
+        ap.error("--port is required")
+    asyncio.run(main(args.port))

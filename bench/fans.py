@@ -1,6 +1,6 @@
 """Speed of our fan engine against the reference calculator, on the same random winning hands.
 
-    python bench/fans.py [--hands 20000] [--seed 1] [--repeat 5] [--chunk 1000]
+    python bench/fans.py [--hands 20000] [--seed 1] [--repeat 5] [--chunk 1000] [--smoke]
 
 Hands are generated once (``tests.support.handgen``: valid winning hands of every form) and
 converted to the reference's arguments outside the timed loops. Both engines then score the same
@@ -84,7 +84,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--chunk", type=int, default=1_000)
+    parser.add_argument("--smoke", action="store_true", help="smallest sizes, a few seconds (tests/test_bench_smoke.py)")
     args = parser.parse_args(argv)
+    if args.smoke:
+        args.hands, args.repeat, args.chunk = 300, 1, 100
 
     ours, theirs = _hands(args.seed, args.hands)
     warm_up, _ = _hands(args.seed + 1_000_003, args.hands)

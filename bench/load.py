@@ -1,7 +1,7 @@
 """Load: N tables of four bot-driven websocket clients playing real hands against the server.
 
     python bench/load.py [--tables 2500] [--rate 1.0 | --closed] [--duration 60] [--warmup 10]
-                         [--baseline] [--json out.json]
+                         [--baseline] [--json out.json] [--smoke]
 
 The server runs as a child process pinned to core 0 (``sched_setaffinity``), on a fresh database; this
 process is the load generator, pinned to core 1: one process, one event loop, every client a bare
@@ -186,7 +186,10 @@ def main(argv=None) -> int:
     ap.add_argument("--no-pin", action="store_true", help="do not pin server and generator to cores")
     ap.add_argument("--workdir", default=None, help="keep the databases and logs here")
     ap.add_argument("--json", default=None, help="write the figures here")
+    ap.add_argument("--smoke", action="store_true", help="smallest sizes, a few seconds (tests/test_bench_smoke.py)")
     args = ap.parse_args(argv)
+    if args.smoke:
+        args.tables, args.duration, args.warmup, args.closed = 4, 2.0, 0.5, True
     if args.closed and args.server_rate is None:
         args.server_rate = 1000.0  # a closed-loop table is no human: the 10 frames/s limit would refuse it
     if not 1 <= args.tables <= 4000:

@@ -2,6 +2,11 @@
 websocket clients playing real hands through the protocol (docs/protocol.md), plus the helpers that
 start, watch and kill the server process.
 
+    python bench/loadgen.py --smoke [--baseline]
+
+run alone, it checks itself: two closed-loop tables for two seconds against a fresh server (or the
+fan-out baseline), printing actions/s, latency and errors.
+
 The clients are plain ``asyncio.Protocol`` objects speaking RFC 6455 themselves (masked binary frames
 out, msgpack; pings answered) rather than ``websockets`` connections: one generator process has to
 drive 10,000 of them on one core, so a client costs one object and a callback per frame, no task.
@@ -885,3 +890,60 @@ def check_database(db: Path, acked: list) -> dict:
             "matches_unfinished_in_closed_rooms": unfinished_closed, "player_actions_logged": player_actions,
             "acked": len(acked), "missing": missing, "duplicated": duplicated, "acked_twice": acked_twice,
             "log_problems": problems[:20], "log_problem_count": len(problems)}
+
+
+# -- a self-check: python bench/loadgen.py --smoke ---------------------------------------------------
+
+async def smoke(baseline: bool = False, tables: int = 2, seconds: float = 2.0) -> dict:
+    """A few closed-loop tables against a fresh server (or the fan-out baseline): the figures of a short run."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="guobiao-loadgen-") as tmp:
+        port = free_port()
+        argv = baseline_argv(port) if baseline else guobiao_argv(port, Path(tmp) / "smoke.db", rate=1000.0)
+        srv = ServerProc(argv, port, Path(tmp) / "server.log", cpu=None)
+        srv.start()
+        gen = None
+        try:
+            gen = Generator(port, tables, None)
+            await gen.connect_all()
+            await gen.form_all()
+            gen.start_tables()
+            gen.begin()
+            await asyncio.sleep(seconds)
+            gen.end()
+            rss = srv.rss()
+            await asyncio.sleep(1.0)
+            gen.settle_all()
+            errors = dict(gen.errors)
+            if srv.log_problems():
+                errors["server log ERROR lines"] = len(srv.log_problems())
+            return {"server": "baseline" if baseline else "guobiao", "tables": tables, "actions": gen.actions,
+                    "actions_per_s": gen.actions / seconds, "latency_ms": {
+                        k: None if v is None else round(v * 1000, 2) for k, v in percentiles(gen.lat).items()},
+                    "rss_mib": round(rss / 2**20, 1), "errors": errors}
+        finally:
+            if gen is not None:
+                await gen.stop()
+            srv.stop()
+
+
+def smoke_main(argv=None, baseline: bool = False) -> int:
+    import argparse
+
+    ap = argparse.ArgumentParser(description="A short self-check of the load generator.")
+    ap.add_argument("--smoke", action="store_true", help="run the self-check (the only mode)")
+    ap.add_argument("--baseline", action="store_true", default=baseline, help="against bench/fanout_server.py")
+    args = ap.parse_args(argv)
+    if not args.smoke:
+        ap.error("only --smoke: bench/load.py and bench/soak.py are the benchmarks")
+    r = asyncio.run(smoke(args.baseline))
+    lat = r["latency_ms"]
+    print(f"[{r['server']}] {r['tables']} tables, closed loop: {r['actions_per_s']:.1f} actions/s "
+          f"({r['actions']} actions); latency ms p50 {lat['p50']} p99 {lat['p99']}; server RSS {r['rss_mib']} MiB")
+    print(f"errors: {sum(r['errors'].values())} {r['errors'] or ''}")
+    return 0 if r["actions"] > 0 and not r["errors"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(smoke_main())

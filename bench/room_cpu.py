@@ -1,6 +1,7 @@
 """CPU per action, in process: four human seats playing random legal actions, as bench/load.py's tables do.
 
     python bench/room_cpu.py [--level room|server] [--actions 20000] [--seed 1] [--profile out.prof] [--top 30]
+                             [--smoke]
 
 ``--level room``: ``Room.handle`` alone (rooms/ and game/: the messages are built, not sent).
 ``--level server`` (default): the server's whole path without sockets: each action is a msgpack frame
@@ -351,7 +352,10 @@ def main(argv=None) -> int:
     ap.add_argument("--repeat", type=int, default=1, help="runs (the figures of each, then the best)")
     ap.add_argument("--profile", default=None, help="write cProfile stats here")
     ap.add_argument("--top", type=int, default=0, help="print the top N functions by own time")
+    ap.add_argument("--smoke", action="store_true", help="smallest sizes, a few seconds (tests/test_bench_smoke.py)")
     args = ap.parse_args(argv)
+    if args.smoke:
+        args.actions, args.warmup, args.tables, args.repeat = 300, 50, 4, 1
     runs = []
     seed = args.seed
     for i in range(args.repeat):

@@ -1,6 +1,6 @@
 """Engine-only self-play speed: hands per second with random legal players on one core.
 
-    python bench/selfplay.py [--hands 4000] [--seed 1] [--policy random|tidy] [--min-fan 8] [--no-flowers]
+    python bench/selfplay.py [--hands 4000] [--seed 1] [--policy random|tidy] [--min-fan 8] [--no-flowers] [--smoke]
 
 Each hand starts from a seeded wall; the seat to act (a random one when several are asked) picks a
 uniformly random legal action, declaring a win whenever one is offered (``--policy tidy``: a player
@@ -65,7 +65,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--policy", choices=("random", "tidy"), default="random")
     p.add_argument("--min-fan", type=int, default=8)
     p.add_argument("--no-flowers", action="store_true")
+    p.add_argument("--smoke", action="store_true", help="smallest sizes, a few seconds (tests/test_bench_smoke.py)")
     args = p.parse_args(argv)
+    if args.smoke:
+        args.hands = 100
     rules = Rules(min_fan=args.min_fan, flowers=not args.no_flowers)
     rng = random.Random(args.seed)
     play(rules, 0, random.Random(0), False)  # warm the shape caches

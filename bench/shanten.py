@@ -1,6 +1,6 @@
 """Benchmark game.shanten against the reference (PyMahjongGB) on the same random hands.
 
-Run: ``.venv/bin/python bench/shanten.py [--hands N] [--seed S]``. For each pair of functions it
+Run: ``.venv/bin/python bench/shanten.py [--hands N] [--seed S] [--rounds R] [--smoke]``. For each pair of functions it
 prints calls/s for ours and the reference and the ratio ours/reference. Our caches are warmed on
 other random hands first (the steady state of a long-running server), then both sides are timed
 on fresh hands, interleaved in chunks, keeping each side's best chunk time to damp machine noise.
@@ -53,7 +53,10 @@ def main() -> None:
     ap.add_argument("--hands", type=int, default=20000)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--smoke", action="store_true", help="smallest sizes, a few seconds (tests/test_bench_smoke.py)")
     args = ap.parse_args()
+    if args.smoke:
+        args.hands, args.rounds = 1000, 1
     try:
         import MahjongGB as R
     except ImportError:

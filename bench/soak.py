@@ -1,7 +1,7 @@
 """Soak with faults: paced tables for M minutes while clients drop and come back and the server is killed.
 
     python bench/soak.py [--minutes 10] [--tables 50] [--rate 15] [--drops-per-min 30] [--mass 4]
-                         [--kills 2] [--json out.json]
+                         [--kills 2] [--json out.json] [--smoke]
 
 The server runs as a child process pinned to core 0 on a fresh database; this process is the load
 generator (bench/loadgen.py), pinned to core 1. Every table plays a match in its own private room,
@@ -198,7 +198,10 @@ def main(argv=None) -> int:
     ap.add_argument("--no-pin", action="store_true")
     ap.add_argument("--workdir", default=None, help="keep the database and logs here")
     ap.add_argument("--json", default=None)
+    ap.add_argument("--smoke", action="store_true", help="smallest sizes, a few seconds (tests/test_bench_smoke.py)")
     args = ap.parse_args(argv)
+    if args.smoke:
+        args.minutes, args.tables, args.rate, args.kills, args.mass, args.sample_every = 0.1, 4, 10.0, 1, 1, 1.0
     if not 0.1 <= args.minutes <= 600 or not 1 <= args.tables <= 2000 or not 0 < args.rate <= 100:
         ap.error("--minutes 0.1..600, --tables 1..2000, --rate 0..100")
     if not 0 <= args.kills <= 20 or not 0 <= args.mass <= 100 or args.drops_per_min < 0:
