@@ -32,7 +32,7 @@ from server import accounts, codec, gctune
 from server.codec import BAD_FIELD, ProtocolError
 from server.conn import Conn, IdleTimer
 from server.http import make_process_request, parse_id
-from server.frames import (ALREADY_SIGNED_IN, BAD_NAME, BAD_TOKEN, IN_ROOM, NO_TOURNAMENT, NOT_QUEUED,
+from server.frames import (ALREADY_SIGNED_IN, BAD_NAME, BAD_TOKEN, IN_ROOM, NO_ROOM, NO_TOURNAMENT, NOT_QUEUED,
                            QUEUED, TOO_MANY, Frames, _fields)
 from server.roomtask import RoomTask, next_item
 from server.store import Store
@@ -55,6 +55,8 @@ class Limits:
     rate: float = 10.0  # frames a second, sustained, per connection
     burst: float = 30.0
     refused_max: int = 50  # rate-limited frames in a row before the connection is closed
+    inbox: int = 64  # frames waiting behind one not answered yet; more are refused (rate_limited)
+    answer_wait: float = 30.0  # a frame unanswered this long (a bug) no longer holds the next ones back
     chat_rate: float = 0.5
     chat_burst: float = 5.0
     out_queue: int = 512  # messages waiting for a slow client before it is cut off
@@ -217,6 +219,7 @@ class App(Frames):
         for pid, t in list(self.where.items()):
             if t is task:
                 del self.where[pid]
+        self.answer_lost(task.queue, NO_ROOM, "the room closed")
 
     def members_changed(self, task: RoomTask, old: set, new: set) -> None:
         for pid in old - new:
@@ -464,6 +467,7 @@ class App(Frames):
         for pid, t in list(self.following.items()):
             if t is task:
                 del self.following[pid]
+        self.answer_lost(task.queue, NO_TOURNAMENT, "the tournament is no longer kept")
 
     async def new_table(self, tournament: TournamentTask, e) -> RoomTask:
         """The room of a tournament's table (rooms.room, table mode), persisted and registered; its

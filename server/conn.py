@@ -123,8 +123,10 @@ class Conn:
         self.writer: asyncio.Task | None = None  # sends the queue; runs only while it is not empty
         self.n = 0  # room messages pushed on this connection: 1, 2, 3... (a gap means ask for a snapshot)
         self.snapshot_due: str | None = None  # after resume: the room whose snapshot must come first
-        self.inbox: deque | None = None  # frames waiting while an earlier one is awaited (server.app)
-        self.worker: asyncio.Task | None = None  # awaits that frame, then handles the inbox
+        self.waiting: tuple | None = None  # the request of the frame not answered yet (server.frames)
+        self.since = 0.0  # when that frame was taken (loop time)
+        self.inbox: deque | None = None  # frames that came meanwhile, handled once it is answered
+        self.worker: asyncio.Task | None = None  # awaits a frame's handling (a sign-in, a new room...)
         self.closing: asyncio.Task | None = None  # the closing handshake of close_soon
         self.closed = False
         self.close_reason = ""

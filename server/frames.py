@@ -4,6 +4,7 @@ tournament's queue, and the answer to each frame (``App.reply``). A mixin of ``s
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections import deque
 
@@ -43,11 +44,16 @@ LOBBY_COMMANDS = frozenset(("guest", "resume", "ping", "rooms", "create", "join"
                             "quick_cancel", "snapshot", "chat", "tournaments", "tournament",
                             "tournament_create", "tournament_cmd"))
 
+# Queue items of rooms and tournaments that a frame put there: (kind, player, conn, req, ...).
+ASKED = frozenset(("cmd", "handled", "snapshot", "chat", "follow"))
+
+
 class Frames:
     """Mixin of ``server.app.App``: frames in, direct replies out."""
 
     def reply(self, conn: Conn, req: tuple, msg: dict) -> None:
-        """The answer to a frame: in that frame's encoding, echoing its ``id`` as ``re``."""
+        """The answer to a frame: in that frame's encoding, echoing its ``id`` as ``re``. The answer to
+        the frame the connection waits on lets its next frames be handled."""
         encoding, rid = req
         if rid is not None:
             msg = {**msg, "re": rid}
@@ -55,35 +61,60 @@ class Frames:
             conn.push(msg, encoding)
         else:
             conn.send(msg, encoding)
+        if req is conn.waiting:
+            conn.waiting = None
+            if conn.inbox:  # not from here: the caller (a room's task, a commit) finishes first
+                self.loop.call_soon(self._resume, conn)
 
     # -- frames --------------------------------------------------------------------------------
-    # A frame is handled as soon as it is read, on the reading callback (server.wsconn): most need no
-    # waiting (room commands go onto their room's queue). One that must wait (a sign-in, creating a
-    # room or a tournament) runs in a task of the connection's, and the frames that come meanwhile
-    # wait in ``conn.inbox`` behind it, so that a connection's frames are handled in order.
+    # A frame is handled as soon as it is read, on the reading callback (server.wsconn), unless an
+    # earlier frame of the connection is not answered yet (``conn.waiting``: it went onto a room's,
+    # a tournament's or the quick-match queue, or it waits for the database): then it waits in
+    # ``conn.inbox`` until that answer is sent. So a connection's frames take effect in the order
+    # sent, whichever queue each goes to (``join`` then ``ready`` finds the player in the room).
 
     def on_message(self, conn: Conn, idle: IdleTimer, frame: bytes | str) -> None:
         idle.wait()  # the wait for the next frame starts now
         if conn.closed or not self._admit(conn, frame):
             return
-        if conn.inbox is not None:
+        if conn.waiting is not None or conn.inbox:
+            if conn.inbox is None:
+                conn.inbox = deque()
+            if len(conn.inbox) >= self.limits.inbox:
+                self._refuse(conn, frame, "too many frames waiting for an answer")
+                return
             conn.inbox.append(frame)
+            if conn.waiting is not None and self.loop.time() - conn.since > self.limits.answer_wait:
+                # A bug lost the answer (a task that ended with the frame in its queue): go on.
+                log.warning("%r: no answer to a frame for %.0f s; the next ones are handled", conn,
+                            self.limits.answer_wait)
+                conn.waiting = None
+                self._resume(conn)
             return
-        work = self.take_frame(conn, frame)
-        if work is not None:
-            conn.inbox = deque()
-            conn.worker = self.loop.create_task(self._work(conn, work))
+        self._take(conn, frame)
+
+    def _take(self, conn: Conn, frame) -> None:
+        """Handle ``frame``, then the frames waiting behind it, until one waits for its answer."""
+        while True:
+            conn.since = self.loop.time()
+            work = self.take_frame(conn, frame)
+            if work is not None:
+                conn.worker = self.loop.create_task(self._work(conn, work))
+            inbox = conn.inbox
+            if conn.waiting is not None or not inbox or conn.closed:
+                return
+            frame = inbox.popleft()
+
+    def _resume(self, conn: Conn) -> None:
+        if conn.waiting is None and conn.inbox and not conn.closed:
+            self._take(conn, conn.inbox.popleft())
 
     async def _work(self, conn: Conn, work) -> None:
-        """Await a frame's handling, then handle the frames that came meanwhile, in order."""
         try:
-            while work is not None:
-                await work
-                work = None
-                while work is None and conn.inbox and not conn.closed:
-                    work = self.take_frame(conn, conn.inbox.popleft())
+            await work
         finally:
-            conn.inbox = conn.worker = None
+            if conn.worker is asyncio.current_task():
+                conn.worker = None
 
     async def on_frame(self, conn: Conn, frame) -> None:
         """One frame, as if just read; returns once it is handled (bench/room_cpu.py drives it)."""
@@ -91,6 +122,14 @@ class Frames:
             work = self.take_frame(conn, frame)
             if work is not None:
                 await work
+
+    def answer_lost(self, queue, code: str, message: str) -> None:
+        """A room's or a tournament's task is ending: the frames left in its queue are answered
+        (their connections wait for that answer before handling their next frames)."""
+        while not queue.empty():
+            item = queue.get_nowait()
+            if item[0] in ASKED and item[2] is not None:
+                self.reply(item[2], item[3], codec.error(code, message))
 
     def _admit(self, conn: Conn, frame) -> bool:
         """The connection's rate limit, as frames arrive: a refused frame gets its error at once; too
@@ -102,9 +141,13 @@ class Frames:
         if conn.refused > self.limits.refused_max:
             conn.close_soon(CLOSE_ABUSE, "too many frames")
         else:
-            encoding = codec.TEXT if isinstance(frame, str) else codec.BINARY
-            conn.send(codec.error(RATE_LIMITED, "too many frames: slow down"), encoding)
+            self._refuse(conn, frame, "too many frames: slow down")
         return False
+
+    def _refuse(self, conn: Conn, frame, message: str) -> None:
+        """``protocol/rate_limited`` for a frame that is dropped unhandled."""
+        encoding = codec.TEXT if isinstance(frame, str) else codec.BINARY
+        conn.send(codec.error(RATE_LIMITED, message), encoding)
 
     def take_frame(self, conn: Conn, frame):
         """Check, decode and dispatch one frame; returns what is left to await (a coroutine that answers
@@ -124,7 +167,7 @@ class Frames:
         if rid is not None and not (type(rid) is int or (type(rid) is str and len(rid) <= 64)):
             conn.send(codec.error(BAD_FIELD, "id: an int or a short string"), encoding)
             return None
-        req = (encoding, rid)
+        req = conn.waiting = (encoding, rid)  # until it is answered (reply)
         try:
             work = self.dispatch(conn, msg, req)
         except Exception as e:
