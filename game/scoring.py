@@ -110,6 +110,10 @@ _PUNG_SINGLES = tuple(
     for seat in range(4) for prevalent in range(4))  # at seat * 4 + prevalent
 # The kong fans by (melded kongs, concealed kongs), the concealed-pung fans by their count.
 _KONG_FANS = tuple(tuple(tuple(fan for fan, test in KONGS.items() if test(m, c)) for c in range(5)) for m in range(5))
+# The kongs a kong fan names in its sets: 明杠/双明杠 (R98 #74/#57) only the melded ones, 暗杠/双暗杠
+# (#67/#53) only the concealed ones, 三杠/四杠 all of them.
+_MELDED_ONLY = frozenset((F.MELDED_KONG, F.TWO_MELDED_KONGS))
+_CONCEALED_ONLY = frozenset((F.CONCEALED_KONG, F.TWO_CONCEALED_KONGS))
 _CONCEALED_PUNG_FANS = tuple(tuple(fan for fan, test in CONCEALED_PUNGS.items() if test(n)) for n in range(5))
 # The shape checks worth running, by the kinds of a reading's sets and its pair (SHAPE_NEEDS).
 _SHAPE_TESTS = {
@@ -284,7 +288,7 @@ def _set_fans(found: dict, body: tuple, facts: _Facts) -> tuple:
     singles = facts.singles
     chows, pungs = [], []
     kongs, concealed = [], []  # the kongs; the pungs and kongs not melded
-    melded_kongs = concealed_kongs = 0
+    melded_kongs, concealed_kongs = [], []
     win_pung = False
     edge = closed = None
     for i, (tile, kind, melded) in enumerate(body):
@@ -308,10 +312,7 @@ def _set_fans(found: dict, body: tuple, facts: _Facts) -> tuple:
             concealed.append(i)
         if kind == KONG:
             kongs.append(i)
-            if melded:
-                melded_kongs += 1
-            else:
-                concealed_kongs += 1
+            (melded_kongs if melded else concealed_kongs).append(i)
         elif not melded:
             win_pung = win_pung or tile == win
     concealed_pungs = len(concealed)
@@ -332,9 +333,9 @@ def _set_fans(found: dict, body: tuple, facts: _Facts) -> tuple:
             else:
                 found[fan] = [occ]
     if kongs:
-        kong_sets = tuple(kongs)
-        for fan in _KONG_FANS[melded_kongs][concealed_kongs]:
-            found[fan] = [kong_sets]
+        for fan in _KONG_FANS[len(melded_kongs)][len(concealed_kongs)]:
+            found[fan] = [tuple(melded_kongs if fan in _MELDED_ONLY else
+                                concealed_kongs if fan in _CONCEALED_ONLY else kongs)]
     if concealed_pungs >= 2:
         occ = tuple(concealed)  # all of them, a pung completed by a discard included
         for fan in _CONCEALED_PUNG_FANS[concealed_pungs]:
