@@ -80,6 +80,7 @@ def view(tour, player_id: str | None) -> dict:
     roles = [r for r, who in (("organiser", tour.organiser), ("referee", tour.referee)) if who == player_id]
     return {
         "id": tour.id, "config": tour.config.to_dict(), "organiser": tour.organiser, "referee": tour.referee,
+        "referee_offer": tour.referee_offer,
         "state": tour.state, "created": tour.created, "cancel_reason": tour.cancel_reason,
         "you": {"id": player_id, "roles": roles, "registered": player_id in tour.players},
         "session": None if cur is None else cur.index,

@@ -24,14 +24,14 @@ from rooms.tournament.effects import Notify, OpenTable, TableCommand
 from rooms.tournament.errors import TournamentError
 from rooms.tournament.sanctions import (
     LATE_LIMIT,
-    LEVELS,
-    REFEREE_KINDS,
     SYSTEM,
     Sanctions,
     copy,
     ladder_points,
 )
 from rooms.tournament import lateness
+from rooms.tournament import referee as referees
+from rooms.tournament.referee import text as _text
 from rooms.tournament.seating import meetings, seat_tables
 from rooms.tournament import report
 from rooms.tournament.report import BASE
@@ -39,7 +39,7 @@ from rooms.tournament.standard import standings, team_standings
 
 from rooms.tournament.states import CANCELLED, DONE, FINISHED, PENDING, PLAYING, REGISTERING, RUNNING, WAITING
 OFFENCES = ("timeout", "false_win")
-_MAX_TEXT = 500
+_MAX_TEXT = referees.MAX_TEXT
 _MAX_STEPS = 10_000  # automatic entries in one call; more is a bug
 
 
@@ -100,8 +100,10 @@ class Tournament:
         if not isinstance(secret, bytes) or len(secret) < 16:
             raise ValueError("secret: at least 16 random bytes from the server")
         t = cls()
+        # The organiser referees by default; another account named here referees once it accepts.
+        offer = {} if referee == organiser else {"offer": referee}
         t._commit({"k": "create", "tournament": tid, "config": config.to_dict(), "organiser": organiser,
-                   "referee": referee, "secret": secret.hex()}, now)
+                   "referee": organiser, **offer, "secret": secret.hex()}, now)
         return t
 
     @classmethod
@@ -195,6 +197,7 @@ class Tournament:
         self.id = e["tournament"]
         self.config = TournamentConfig.from_dict(e["config"])
         self.organiser, self.referee = e["organiser"], e["referee"]
+        self.referee_offer: str | None = e.get("offer")  # named as referee, not yet accepted
         self.secret = bytes.fromhex(e["secret"])
         self.created = now
         self.state = REGISTERING
@@ -221,8 +224,16 @@ class Tournament:
         return [self._notify("all", "checked_in", player=e["player"], session=e["session"])]
 
     def _apply_referee(self, e, now):
-        self.referee = e["to"]
+        self.referee = e["to"]  # None: nobody referees (the organiser's default went when they registered)
+        if self.referee_offer == e["to"]:
+            self.referee_offer = None
         return [self._notify("all", "referee", referee=e["to"])]
+
+    def _apply_referee_offer(self, e, now):
+        self.referee_offer = e["to"]
+        if e["to"] is None:
+            return []
+        return [self._notify(list(dict.fromkeys([e["to"], self.organiser])), "referee_offered", player=e["to"])]
 
     def _apply_cancel(self, e, now):
         self.state = CANCELLED
@@ -402,7 +413,7 @@ class Tournament:
     def participants(self) -> list[str]:
         """Who takes part: the registered players, the organiser and the referee (a ``"all"`` Notify
         goes to them and to whoever else follows the tournament)."""
-        return list(dict.fromkeys([*self.players, self.organiser, self.referee]))
+        return list(dict.fromkeys(x for x in [*self.players, self.organiser, self.referee] if x is not None))
 
     def _active(self) -> list[str]:
         """Registered and not suspended, in registration order."""
@@ -477,7 +488,7 @@ class Tournament:
             raise TournamentError(E.NOT_ORGANISER, "only the organiser may do that")
 
     def _referee(self, pid: str) -> None:
-        if pid != self.referee:
+        if pid is None or pid != self.referee:
             raise TournamentError(E.NOT_REFEREE, "only the referee may do that")
 
     def _registered(self, pid) -> None:
@@ -491,7 +502,7 @@ class Tournament:
             raise TournamentError(E.ALREADY_REGISTERED, "already registered")
         if len(self.players) >= self.config.max_players:
             raise TournamentError(E.FULL, f"the tournament is full ({self.config.max_players} players)")
-        return [{"k": "register", "player": pid, "team": team}]
+        return [{"k": "register", "player": pid, "team": team}, *referees.on_register(self, pid)]
 
     def _cmd_unregister(self, pid, cmd, now):
         self._before_start(now, E.STARTED)
@@ -512,101 +523,11 @@ class Tournament:
             raise TournamentError(E.TOO_FEW, f"{len(active)} players, {need} needed")
         return [self._session_start(nxt, lateness.pressed_start(self, nxt, now))]
 
-    def _cmd_referee(self, pid, cmd, now):
-        self._organiser(pid)
-        self._open()
-        to = _text(cmd, "player", 200, required=True)
-        return [{"k": "referee", "to": to}]
-
     def _cmd_cancel(self, pid, cmd, now):
         self._organiser(pid)
         self._before_start(now, E.STARTED)
         reason = _text(cmd, "reason", _MAX_TEXT, required=False) or "cancelled by the organiser"
         return [{"k": "cancel", "by": pid, "reason": reason}]
-
-    def _cmd_sanction(self, pid, cmd, now):
-        self._referee(pid)
-        if self.state == CANCELLED:
-            raise TournamentError(E.CLOSED, "the tournament is cancelled")
-        kind = cmd.get("kind")
-        if kind not in REFEREE_KINDS:
-            raise TournamentError(E.BAD_COMMAND, f"kind must be one of {REFEREE_KINDS}, got {kind!r}")
-        reason = _text(cmd, "reason", _MAX_TEXT, required=True)
-        public = cmd.get("public", kind == "notice")
-        if type(public) is not bool:
-            raise TournamentError(E.BAD_COMMAND, f"public must be a bool, got {public!r}")
-        if kind == "notice" and not public:
-            raise TournamentError(E.BAD_COMMAND, "a notice (通报) is public")
-        points = cmd.get("points")
-        if kind == "points":
-            if type(points) is not int or points not in LEVELS:
-                # R98 第十三条(二)2: seven levels
-                raise TournamentError(E.BAD_SANCTION, f"points must be one of {LEVELS}, got {points!r}")
-        elif "points" in cmd:
-            raise TournamentError(E.BAD_COMMAND, f"a {kind} carries no points")
-        player = cmd.get("player")
-        if kind == "notice" and player is None:
-            if "table" in cmd or "hand" in cmd:
-                raise TournamentError(E.BAD_COMMAND, "a notice naming nobody has no table or hand")
-            return [self._referee_entry(pid, kind, None, reason, public, 0, None, None, None)]
-        self._registered(player)
-        if kind == "suspend" and self.sanctions.suspended(player):
-            raise TournamentError(E.SUSPENDED, f"{player} is already suspended")
-        table, hand = self._where(player, cmd, need_hand=kind in ("points", "stop_win"), now=now)
-        if kind == "stop_win":
-            # 停和 is for the hand in play only (R98 第十三条3)
-            if table.hand_in_play(self.config.hands) != hand:
-                raise TournamentError(E.NO_HAND, f"停和 applies to the hand in play at {table.key}")
-            if table.seat_of(player) in table.subs:
-                raise TournamentError(E.NOT_AT_TABLE, f"{player}'s seat is played by a substitute")
-        session = table.session if table is not None else (self._current().index if self._current() else None)
-        return [self._referee_entry(pid, kind, player, reason, public, points or 0, session,
-                                    None if table is None else table.key, hand)]
-
-    def _referee_entry(self, by, kind, player, reason, public, points, session, table, hand) -> dict:
-        return {"k": "sanction", "kind": kind, "player": player, "session": session, "table": table, "hand": hand,
-                "points": points, "reason": reason, "by": by, "public": public, "offence": None, "reported": None}
-
-    def _where(self, player: str, cmd: dict, need_hand: bool, now: float) -> tuple[Table | None, int | None]:
-        """The table and 1-based hand a sanction is about: given, or the player's table and the hand in play."""
-        if "table" in cmd:
-            key = cmd["table"]
-            if not isinstance(key, str) or key not in self.tables:
-                raise TournamentError(E.NO_TABLE, f"no table {key!r}")
-            table = self.tables[key]
-            if player not in table.seats:
-                raise TournamentError(E.NOT_AT_TABLE, f"{player} does not sit at table {key}")
-        else:
-            table = self._table_of(player)
-        if table is None:
-            if need_hand:
-                raise TournamentError(E.NO_TABLE, f"{player} is not at a table now: name the table and hand")
-            if "hand" in cmd:
-                raise TournamentError(E.BAD_COMMAND, "a hand needs a table")
-            return None, None
-        in_play = table.hand_in_play(self.config.hands)
-        if "hand" not in cmd:
-            if need_hand and in_play is None:
-                raise TournamentError(E.NO_HAND, f"no hand is being played at {table.key}: name the hand")
-            return table, in_play
-        hand = cmd["hand"]
-        last = in_play if in_play is not None else max(table.hands, default=0)
-        if type(hand) is not int or not 1 <= hand <= last:
-            raise TournamentError(E.NO_HAND, f"hand must be 1..{last} at table {table.key}, got {hand!r}")
-        return table, hand
-
-    def _cmd_cancel_sanction(self, pid, cmd, now):
-        self._referee(pid)
-        if self.state == CANCELLED:
-            raise TournamentError(E.CLOSED, "the tournament is cancelled")
-        sid = cmd.get("sanction")
-        rec = self.sanctions.get(sid)
-        if rec is None:
-            raise TournamentError(E.NO_SANCTION, f"no sanction {sid!r}")
-        if rec["cancelled"] is not None:
-            raise TournamentError(E.ALREADY_CANCELLED, f"sanction {sid} is already cancelled")
-        reason = _text(cmd, "reason", _MAX_TEXT, required=True)
-        return [{"k": "cancel_sanction", "sanction": sid, "by": pid, "reason": reason}]
 
     # ------------------------------------------------------------------------------------------
     # Table events
@@ -654,15 +575,6 @@ class Tournament:
                                       points=points, reported=count, reason=f"{kind} #{n} in hand {hand}: {what}")]
 
 
-def _text(cmd: dict, name: str, limit: int, required: bool) -> str | None:
-    v = cmd.get(name)
-    if v is None and not required:
-        return None
-    if not isinstance(v, str) or not 1 <= len(v.strip()) <= limit or len(v) > limit:
-        raise TournamentError(E.BAD_COMMAND, f"{name} must be text of 1..{limit} characters, got {v!r}")
-    return v
-
-
 def _hand(rec) -> dict:
     """The part of a rooms.records.hand_record the tournament keeps, with the hand counted from 1."""
     if not isinstance(rec, dict):
@@ -678,14 +590,15 @@ def _hand(rec) -> dict:
 
 _COMMANDS = {
     "register": Tournament._cmd_register, "unregister": Tournament._cmd_unregister,
-    "checkin": lateness.cmd_checkin, "start": Tournament._cmd_start, "sanction": Tournament._cmd_sanction,
-    "cancel_sanction": Tournament._cmd_cancel_sanction, "referee": Tournament._cmd_referee,
+    "checkin": lateness.cmd_checkin, "start": Tournament._cmd_start, "sanction": referees.cmd_sanction,
+    "cancel_sanction": referees.cmd_cancel_sanction, "referee": referees.cmd_referee,
+    "accept_referee": referees.cmd_accept_referee,
     "cancel": Tournament._cmd_cancel,
 }
 _FIELDS = {
     "register": {"team"}, "unregister": set(), "checkin": set(), "start": set(),
     "sanction": {"player", "kind", "points", "reason", "table", "hand", "public"},
-    "cancel_sanction": {"sanction", "reason"}, "referee": {"player"}, "cancel": {"reason"},
+    "cancel_sanction": {"sanction", "reason"}, "referee": {"player"}, "accept_referee": set(), "cancel": {"reason"},
 }
 _EVENTS = {
     "hand_result": Tournament._ev_hand_result, "match_result": Tournament._ev_match_result,
@@ -694,7 +607,8 @@ _EVENTS = {
 _APPLY = {
     "create": Tournament._apply_create, "register": Tournament._apply_register,
     "unregister": Tournament._apply_unregister, "checkin": Tournament._apply_checkin,
-    "referee": Tournament._apply_referee, "cancel": Tournament._apply_cancel,
+    "referee": Tournament._apply_referee, "referee_offer": Tournament._apply_referee_offer,
+    "cancel": Tournament._apply_cancel,
     "sanction": Tournament._apply_sanction, "cancel_sanction": Tournament._apply_cancel_sanction,
     "session_start": Tournament._apply_session_start, "table_start": Tournament._apply_table_start,
     "substitute": Tournament._apply_substitute, "time_up": Tournament._apply_time_up,

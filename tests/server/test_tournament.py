@@ -359,3 +359,28 @@ async def test_time_up_voids_the_hand_in_play(tmp_path):
         assert sorted(s["std12"] for s in table["seats"]) == [21] * 4  # all tied: 1.75 each
     finally:
         await stop(server)
+
+
+async def test_a_named_referee_accepts_over_the_wire_and_a_referee_never_plays(tmp_path):
+    server = await start(str(tmp_path / "t.db"))
+    try:
+        org = await server.client(name="Org")
+        judge = await server.client(name="Judge")
+        r = await org.request({"t": "tournament_create", "config": {"name": "Cup", "referee": judge.player}})
+        tid = r["tournament"]["id"]
+        assert (r["tournament"]["referee"], r["tournament"]["referee_offer"]) == (org.player, judge.player)
+        r = await judge.request({"t": "tournament", "tournament": tid})
+        assert r["tournament"]["referee_offer"] == judge.player  # what the named account sees
+        r = await judge.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "accept_referee"}})
+        assert r["t"] == "ok", r
+        v = await wait_view(org, lambda v: v["referee"] == judge.player)
+        assert v["referee_offer"] is None
+        # the referee cannot register: registering gives the role up, and then they are a player
+        r = await judge.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "register"}})
+        assert r["t"] == "ok", r
+        v = await wait_view(org, lambda v: v["referee"] is None)
+        r = await org.request({"t": "tournament_cmd", "tournament": tid,
+                               "cmd": {"t": "referee", "player": judge.player}})
+        assert r["code"] == "tournament/referee_plays", r
+    finally:
+        await stop(server)

@@ -236,6 +236,7 @@ export const STRINGS = {
   inMinutes: ["{0} 分钟后", "in {0} min"],
   minutesAgo: ["{0} 分钟前", "{0} min ago"],
   standings: ["排名", "Standings"],
+  acceptReferee: ["接受担任裁判", "Accept refereeing"],
   teamStandings: ["团体排名", "Team standings"],
   rankCol: ["名次", "Rank"],
   nameCol: ["选手", "Player"],
@@ -378,6 +379,8 @@ const ERROR_ZH: Record<string, string> = {
   "tournament/bad_sanction": "罚分只能是 5/10/20/30/40/50/60",
   "tournament/no_sanction": "没有这条处罚",
   "tournament/already_cancelled": "这条处罚已撤销",
+  "tournament/referee_plays": "裁判不能参赛，选手不能当裁判",
+  "tournament/no_offer": "没有人请你当裁判",
   "lobby/no_tournament": "没有这个比赛",
   "client/offline": "未连接",
 };

@@ -134,7 +134,8 @@ export interface TournamentView {
   id: string;
   config: TournamentConfig;
   organiser: string;
-  referee: string;
+  referee: string | null; // null: nobody (the referee registered to play)
+  referee_offer?: string | null; // named referee, not yet accepted
   state: TournamentState | string;
   created: number;
   cancel_reason: string | null;

@@ -11,8 +11,11 @@ ORG, REF = "org", "ref"
 
 
 def make(now: float = 0.0, **config) -> Tournament:
+    """A tournament organised by ORG and refereed by REF (named at creation, and accepting)."""
     config.setdefault("name", "Spring Open")
-    return Tournament.create("t1", TournamentConfig(**config), ORG, REF, SECRET, now)
+    t = Tournament.create("t1", TournamentConfig(**config), ORG, REF, SECRET, now)
+    t.handle(REF, {"t": "accept_referee"}, now)
+    return t
 
 
 def register(t: Tournament, players, now: float = 1.0, team=None) -> None:

@@ -77,8 +77,11 @@ def test_only_the_organiser_starts_cancels_and_names_the_referee():
         rejected(t, "a", cmd, 2.0, E.NOT_ORGANISER)
         rejected(t, REF, cmd, 2.0, E.NOT_ORGANISER)
     out = t.handle(ORG, {"t": "referee", "player": "z"}, 3.0)
+    assert events(out, "referee_offered")[0].to == ["z", ORG]
+    assert (t.view(None)["referee"], t.view(None)["referee_offer"]) == (REF, "z")  # until z accepts
+    out = t.handle("z", {"t": "accept_referee"}, 3.5)
     assert events(out, "referee")[0].msg["referee"] == "z"
-    assert t.view(None)["referee"] == "z"
+    assert (t.view(None)["referee"], t.view(None)["referee_offer"]) == ("z", None)
     rejected(t, REF, {"t": "sanction", "player": "a", "kind": "warning", "reason": "x"}, 4.0, E.NOT_REFEREE)
     t.handle("z", {"t": "sanction", "player": "a", "kind": "warning", "reason": "x"}, 4.0)
 
@@ -131,13 +134,56 @@ def test_notify_messages_carry_the_tournament_and_its_sequence():
     t = make()
     out = t.handle("a", {"t": "register"}, 1.0)
     (n,) = out
-    assert n.msg == {"t": "tournament_event", "tournament": "t1", "tseq": 2, "event": "registered", "player": "a",
+    assert n.msg == {"t": "tournament_event", "tournament": "t1", "tseq": 3, "event": "registered", "player": "a",
                      "team": None}
-    assert t.tseq == 2
+    assert t.tseq == 3
 
 
 def test_time_never_goes_backwards():
     t = make()
     t.handle("a", {"t": "register"}, 10.0)
     t.handle("b", {"t": "register"}, 5.0)  # a late-delivered command is stamped 10.0
-    assert [e["now"] for e in t.take_log()] == [0.0, 10.0, 10.0]
+    assert [e["now"] for e in t.take_log()] == [0.0, 0.0, 10.0, 10.0]  # create, accept_referee, ...
+
+
+def test_a_referee_is_never_a_player_of_their_tournament():
+    # 裁判员 judges the players: an organiser who refereed by default and registers as a player
+    # stops refereeing; a registered player cannot be named referee.
+    t = Tournament.create("t1", TournamentConfig(name="Club night"), ORG, ORG, SECRET, 0.0)
+    register(t, P[:3])
+    assert t.referee == ORG
+    out = t.handle(ORG, {"t": "register"}, 2.0)
+    assert events(out, "referee")[0].msg["referee"] is None
+    assert t.referee is None and ORG in t.players
+    rejected(t, ORG, {"t": "sanction", "player": "a", "kind": "warning", "reason": "x"}, 3.0, E.NOT_REFEREE)
+    rejected(t, ORG, {"t": "referee", "player": ORG}, 3.0, E.REFEREE_PLAYS)
+    rejected(t, ORG, {"t": "referee", "player": "a"}, 3.0, E.REFEREE_PLAYS)
+    assert t.participants() == [*P[:3], ORG]
+    # someone who does not play can be named, and referees once they accept
+    t.handle(ORG, {"t": "referee", "player": "z"}, 4.0)
+    t.handle("z", {"t": "accept_referee"}, 5.0)
+    t.handle("z", {"t": "sanction", "player": ORG, "kind": "warning", "reason": "x"}, 6.0)
+    # and the referee registering gives the role up
+    t.handle("z", {"t": "register"}, 7.0)
+    assert t.referee is None
+
+
+def test_naming_another_account_as_referee_needs_its_acceptance():
+    t = Tournament.create("t1", TournamentConfig(name="Club night"), ORG, "z", SECRET, 0.0)
+    register(t, P[:4])
+    # until z accepts, the organiser referees (the default) and z cannot sanction
+    assert (t.referee, t.view(None)["referee_offer"]) == (ORG, "z")
+    rejected(t, "z", {"t": "sanction", "player": "a", "kind": "warning", "reason": "x"}, 2.0, E.NOT_REFEREE)
+    rejected(t, "y", {"t": "accept_referee"}, 2.0, E.NO_OFFER)
+    rejected(t, "a", {"t": "accept_referee"}, 2.0, E.NO_OFFER)
+    out = t.handle("z", {"t": "accept_referee"}, 3.0)
+    assert events(out, "referee")[0].msg["referee"] == "z" and t.referee == "z"
+    rejected(t, "z", {"t": "accept_referee"}, 4.0, E.NO_OFFER)
+    rejected(t, ORG, {"t": "sanction", "player": "a", "kind": "warning", "reason": "x"}, 4.0, E.NOT_REFEREE)
+    # an offer lapses when the account registers to play instead
+    t.handle(ORG, {"t": "referee", "player": "y"}, 5.0)
+    t.handle("y", {"t": "register"}, 6.0)
+    rejected(t, "y", {"t": "accept_referee"}, 7.0, E.NO_OFFER)
+    assert t.referee == "z"
+    # replay reaches the same referee
+    assert Tournament.replay(t._log).referee == "z"

@@ -221,7 +221,7 @@ function Overview({ s, v, now }: { s: AppState; v: TournamentView; now: number }
         {c.time_limit ? ` · ${c.time_limit}′ (${tk(`timeUp_${c.time_up}`)})` : ""}
       </p>
       <p class="small">
-        {t("organiser")}: <b>{pname(s, v.organiser)}</b> · {t("referee")}: <b>{pname(s, v.referee)}</b>
+        {t("organiser")}: <b>{pname(s, v.organiser)}</b> · {t("referee")}: <b>{v.referee === null ? "–" : pname(s, v.referee)}</b>
         {isOrganiser(v) ? <span class="tag">{t("youAreOrganiser")}</span> : null}
         {isReferee(v) ? <span class="tag">{t("youAreReferee")}</span> : null}
       </p>
@@ -247,6 +247,9 @@ function Overview({ s, v, now }: { s: AppState; v: TournamentView; now: number }
         {canUnregister(v, now) ? <button type="button" data-action="unregister" onClick={() => cmd({ t: "unregister" })}>{t("unregister")}</button> : null}
         {canCheckIn(v, now) ? <button type="button" class="primary" data-action="checkin" onClick={() => cmd({ t: "checkin" })}>{t("checkIn")}</button> : null}
         {p?.checked_in ? <span class="ok" data-testid="checked-in">✓ {t("checkedIn")}</span> : null}
+        {v.referee_offer === v.you.id && v.state !== "finished" && v.state !== "cancelled" ? (
+          <button type="button" class="primary" data-action="accept-referee" onClick={() => cmd({ t: "accept_referee" })}>{t("acceptReferee")}</button>
+        ) : null}
         {canStart(v) ? <button type="button" class="primary" data-action="start-session" onClick={() => cmd({ t: "start" })}>{t("startNow")}</button> : null}
         {canCancel(v) ? <button type="button" data-action="cancel-tournament" onClick={() => cmd({ t: "cancel" })}>{t("cancelTournament")}</button> : null}
       </div>
