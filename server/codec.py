@@ -30,10 +30,32 @@ UNKNOWN_TYPE = "protocol/unknown_type"
 
 
 class ProtocolError(ValueError):
-    def __init__(self, code: str, message: str):
+    def __init__(self, code: str, message: str, re=None):
         super().__init__(message)
         self.code = code
         self.message = message
+        self.re = re  # the refused message's id, when it had a valid one: the error echoes it
+
+
+def request_id(msg):
+    """The message's ``id`` if it is a valid one (an int within ±MAX_INT or a string of at most 64
+    characters), else None."""
+    rid = msg.get("id") if type(msg) is dict else None
+    if (type(rid) is int and -MAX_INT <= rid <= MAX_INT) or (type(rid) is str and len(rid) <= 64):
+        return rid
+    return None
+
+
+def peek_id(frame: bytes | str):
+    """The id of a frame that is refused without being decoded (too large, rate-limited), or None."""
+    try:
+        if isinstance(frame, str):
+            msg = json.loads(frame)
+        else:
+            msg = msgpack.unpackb(bytes(frame), raw=False, strict_map_key=False)
+    except Exception:
+        return None
+    return request_id(msg)
 
 
 def _reject_constant(name: str):
@@ -63,10 +85,14 @@ def decode(frame: bytes | str) -> tuple[dict, str]:
         raise ProtocolError(BAD_FRAME, "unknown frame kind")
     if not isinstance(msg, dict):
         raise ProtocolError(BAD_MESSAGE, "a message is a map")
-    t = msg.get("t")
-    if not isinstance(t, str) or not t:
-        raise ProtocolError(BAD_MESSAGE, 'a message has a string type "t"')
-    _check(msg, 0)
+    try:
+        t = msg.get("t")
+        if not isinstance(t, str) or not t:
+            raise ProtocolError(BAD_MESSAGE, 'a message has a string type "t"')
+        _check(msg, 0)
+    except ProtocolError as e:
+        e.re = request_id(msg)
+        raise
     return msg, encoding
 
 

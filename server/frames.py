@@ -147,7 +147,7 @@ class Frames:
     def _refuse(self, conn: Conn, frame, message: str) -> None:
         """``protocol/rate_limited`` for a frame that is dropped unhandled."""
         encoding = codec.TEXT if isinstance(frame, str) else codec.BINARY
-        conn.send(codec.error(RATE_LIMITED, message), encoding)
+        self.reply(conn, (encoding, codec.peek_id(frame)), codec.error(RATE_LIMITED, message))
 
     def take_frame(self, conn: Conn, frame):
         """Check, decode and dispatch one frame; returns what is left to await (a coroutine that answers
@@ -155,17 +155,18 @@ class Frames:
         encoding = codec.TEXT if isinstance(frame, str) else codec.BINARY
         size = len(frame) if isinstance(frame, bytes) else len(frame.encode())
         if size > self.limits.max_frame:
-            conn.send(codec.error(codec.TOO_LARGE, f"frames are at most {self.limits.max_frame} bytes"), encoding)
+            self.reply(conn, (encoding, codec.peek_id(frame)),
+                       codec.error(codec.TOO_LARGE, f"frames are at most {self.limits.max_frame} bytes"))
             return None
         try:
             msg, encoding = codec.decode(frame)
         except ProtocolError as e:
-            conn.send(codec.error(e.code, e.message), encoding)
+            self.reply(conn, (encoding, e.re), codec.error(e.code, e.message))
             return None
         conn.encoding = encoding
         rid = msg.pop("id", None)
         if rid is not None and not (type(rid) is int or (type(rid) is str and len(rid) <= 64)):
-            conn.send(codec.error(BAD_FIELD, "id: an int or a short string"), encoding)
+            conn.send(codec.error(BAD_FIELD, "id: an int or a short string"), encoding)  # nothing to echo
             return None
         req = conn.waiting = (encoding, rid)  # until it is answered (reply)
         try:
