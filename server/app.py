@@ -34,7 +34,7 @@ from server.conn import Conn, IdleTimer
 from server.http import make_process_request, parse_id
 from server.frames import (ALREADY_SIGNED_IN, BAD_NAME, BAD_TOKEN, IN_ROOM, NO_ROOM, NO_TOURNAMENT, NOT_QUEUED,
                            QUEUED, TOO_MANY, Frames, _fields)
-from server.roomtask import RoomTask, next_item
+from server.roomtask import RoomTask, next_item, storage_changed
 from server.store import Store
 from server.tournaments import TournamentTask
 from server.wsconn import MessageConnection
@@ -98,6 +98,7 @@ class Settings:
 class App(Frames):
     def __init__(self, store: Store, settings: Settings | None = None):
         self.store = store
+        store.on_fault = lambda fault: storage_changed(self, fault)  # rooms pause and resume
         self.settings = settings or Settings()
         self.limits = self.settings.limits
         self.loop = asyncio.get_running_loop()
@@ -115,9 +116,8 @@ class App(Frames):
         self.tournaments: dict[str, TournamentTask] = {}
         self.following: dict[str, TournamentTask] = {}  # player -> the tournament whose views they get
         self.addresses: Counter[str] = Counter()  # open websocket connections per remote address
-        self.server = None
+        self.server, self.stopping = None, False
         self.tasks: list[asyncio.Task] = []
-        self.stopping = False
 
     def now(self) -> float:
         return self._epoch + self.loop.time()

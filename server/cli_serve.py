@@ -1,10 +1,15 @@
-"""``guobiao serve``: the websocket server with its SQLite database."""
+"""``guobiao serve``: the websocket server with its SQLite database; ``guobiao backup``: a copy of it."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import os
+import sqlite3
 import sys
+from pathlib import Path
+from urllib.parse import quote
 
 
 def register(sub) -> None:
@@ -16,10 +21,15 @@ def register(sub) -> None:
                    help="frames a second allowed per connection (default 10, bursts of 3 seconds' worth)")
     p.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
     p.set_defaults(run=serve)
+    b = sub.add_parser("backup", help="copy the database to DEST, safely while the server runs")
+    b.add_argument("dest", help="the copy (replaced if it exists); restore it by serving it with --db")
+    b.add_argument("--db", default="var/guobiao.db", help="the server's SQLite database")
+    b.set_defaults(run=backup)
 
 
 def serve(args) -> int:
     from server.app import Limits, Settings, run
+    from server.store import StorageError
 
     logging.basicConfig(level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("websockets").setLevel(logging.WARNING)
@@ -34,7 +44,45 @@ def serve(args) -> int:
         if args.rate is not None:
             settings.limits = Limits(rate=args.rate, burst=3 * args.rate)
         asyncio.run(run(args.host, args.port, args.db, settings, ready=ready))
-    except OSError as e:
+    except (OSError, StorageError) as e:
         print(f"serve: {e}", file=sys.stderr)
         return 2
+    return 0
+
+
+def backup(args) -> int:
+    """SQLite's online backup (``Connection.backup``): a consistent copy of the database as of one
+    moment, taken while the server goes on writing (WAL: the copy reads, nobody waits). It is written
+    next to DEST first and renamed over it only when complete and checked."""
+    src_path, dest = Path(args.db), Path(args.dest)
+    if not src_path.is_file():
+        print(f"backup: no database at {src_path}", file=sys.stderr)
+        return 2
+    part = dest.with_name(dest.name + ".part")
+    try:
+        # mode=rw: a missing database is an error, never a new empty one.
+        src = sqlite3.connect(f"file:{quote(str(src_path.resolve()))}?mode=rw", uri=True, timeout=10.0)
+        try:
+            (version,) = src.execute("PRAGMA user_version").fetchone()
+            if version == 0:
+                raise sqlite3.DatabaseError("not a Guobiao database (no migrations applied)")
+            part.unlink(missing_ok=True)
+            dst = sqlite3.connect(part)
+            try:
+                src.backup(dst)
+                (check,) = dst.execute("PRAGMA quick_check").fetchone()
+                if check != "ok":
+                    raise sqlite3.DatabaseError(f"the copy does not check: {check}")
+                (rooms,) = dst.execute("SELECT COUNT(*) FROM rooms").fetchone()
+            finally:
+                dst.close()
+        finally:
+            src.close()
+        os.replace(part, dest)
+    except (OSError, sqlite3.Error) as e:
+        with contextlib.suppress(OSError):
+            part.unlink(missing_ok=True)
+        print(f"backup: {e}", file=sys.stderr)
+        return 2
+    print(f"backed up {src_path} to {dest} ({rooms} rooms, {dest.stat().st_size} bytes)")
     return 0

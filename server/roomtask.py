@@ -8,7 +8,12 @@ task waits on an empty queue is handled at once by ``put`` instead (``play_now``
 there, its entries go into the store's next group commit, and its messages are sent when that commit
 lands (``Store.append``). Nothing else can call the room meanwhile (one thread, no await in between), so
 the room still has one caller at a time; a play that turns out to need more (a match ending, a seat
-changing) is finished by the task, before any item queued after it.
+changing) is finished by the task, before any item queued after it. Until such a play's commit lands,
+the task takes no item (``_settle``): a snapshot asked for meanwhile would show a move not yet durable.
+
+While the store holds writes back (disk full, the database file removed: ``Store.fault``) the room
+pauses: every member hears ``server/storage``, commands are refused with it, and the writes already
+made are retried until they land; then every member gets a snapshot and play goes on.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ from rooms.records import json_seed
 from rooms.room import PLAYING, Room, match_seed
 from server import codec, fair
 from server.taskfail import Failures
+from server.store import STORAGE, StorageError
 
 if TYPE_CHECKING:  # pragma: no cover
     from server.app import App
@@ -88,12 +94,24 @@ class RoomTask:
         self._timer: asyncio.TimerHandle | None = None  # wakes the task at (or before) the room's deadline
         self._timer_at = 0.0  # that deadline
         self.failures = Failures(log, "room", "room", self.id)
+        self._inflight = 0  # plays handled at once (play_now) whose commit has not landed yet
+        self._landed: asyncio.Future | None = None  # resolved when _inflight comes back to 0
         self._refresh()
 
     def start(self) -> None:
         self.task = asyncio.get_running_loop().create_task(self.run(), name=f"room {self.id}")
 
     def put(self, item: tuple) -> None:
+        if item[0] == "stop" and self.app.store.fault is not None and self.task is not None:
+            self.task.cancel()  # its writes may never land: it stops where it waits (the store drops them)
+            return
+        if item[0] == "cmd" or (item[0] == "snapshot" and self.app.store.fault is not None):
+            try:  # the store holds writes back: a command would wait behind them, a snapshot too
+                self.app.store.check_writable()
+            except StorageError as e:
+                _, _, conn, req, *_ = item
+                self.app.reply(conn, req, codec.error(e.code, e.message))
+                return
         if item[0] == "cmd" and self.idle and self.queue.empty() and not self.closed and item[4]["t"] == "act":
             self.play_now(item)
         else:
@@ -117,6 +135,7 @@ class RoomTask:
         entries = room.take_log()
         effects, _ = self._effects(entries)  # hand results only: no match starts or ends here
         start, self.n = self.n, self.n + len(entries)
+        self._inflight += 1
         self.app.store.append(self.db_id, start, entries, effects,
                               lambda error: self._played(error, conn, req, entries, out))
         self._arm(room.next_deadline(), self.app.now())
@@ -134,12 +153,19 @@ class RoomTask:
 
     def _played(self, error: BaseException | None, conn: Conn, req, entries: list, out: list) -> None:
         """``play_now``'s entries are committed (or failed): report them, send the messages and the ok."""
+        self._inflight -= 1
+        if self._inflight == 0 and self._landed is not None:
+            self._landed.set_result(None)
+            self._landed = None
         if error is not None:
             if not self.closed:
                 log.error("room %s stopped: its log could not be written", self.id, exc_info=error)
                 self.app.room_gone(self)
                 self.queue.put_nowait(("stop",))
-            self.app.reply(conn, req, codec.error("protocol/internal", "internal error"))
+            if isinstance(error, StorageError):
+                self.app.reply(conn, req, codec.error(error.code, error.message))
+            else:
+                self.app.reply(conn, req, codec.error("protocol/internal", "internal error"))
             return
         self._report(entries)
         conn.cork()  # the sender's own update and its ok: one write
@@ -211,7 +237,16 @@ class RoomTask:
         self._timer = None
         self.queue.put_nowait(("wake",))
 
+    async def _settle(self) -> None:
+        """Wait until the plays handled at once have been committed (and their messages sent)."""
+        while self._inflight:
+            if self._landed is None:
+                self._landed = asyncio.get_running_loop().create_future()
+            await asyncio.shield(self._landed)
+
     async def step(self, item: tuple) -> None:
+        if self._inflight:
+            await self._settle()  # nothing is shown before it is durable, snapshots included
         kind = item[0]
         now = self.app.now()
         room = self.room
@@ -238,6 +273,12 @@ class RoomTask:
                 self.app.reply(conn, req, codec.error("lobby/not_in_room", "you are not in a room"))
                 return
             self.send_snapshot(pid, conn, req)
+            return
+        if kind == "resync":  # the store took the writes it held back: everybody is told where play is
+            for pid in self.members:
+                conn = self.app.conns.get(pid)
+                if conn is not None:
+                    self.send_snapshot(pid, conn, None)
             return
         if kind == "chat":
             _, pid, conn, req, text = item
@@ -437,3 +478,14 @@ class RoomTask:
         self.closed = True
         await self.app.store.close_room(self.db_id)
         self.app.room_gone(self)
+
+
+def storage_changed(app: App, fault: str | None) -> None:
+    """The store began or stopped holding writes back (``Store.on_fault``): every room's members hear
+    ``server/storage`` when it begins, and get a snapshot from their room once its writes landed."""
+    for task in list(app.rooms.values()):
+        if fault is not None:
+            task._broadcast(codec.error(STORAGE, f"{fault}: the room is paused until its moves are saved",
+                                        room=task.id))
+        else:
+            task.queue.put_nowait(("resync",))

@@ -13,37 +13,22 @@ checkpoints that copy the log into the database, run on aiosqlite's thread.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import json
 import logging
 import sqlite3
 import time
 from collections.abc import Callable
-from contextlib import contextmanager
 from pathlib import Path
 
 import aiosqlite
-import orjson
+
+from server.store_sql import (STORAGE, StorageError, _effect_sync, _file_id, _insert_rows, _rollback_sync,
+                              _storage_fault, _transaction, _writes, dumps, token_hash)
+
+__all__ = ["STORAGE", "Store", "StorageError", "dumps", "token_hash"]
 
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 log = logging.getLogger("guobiao.store")
-
-
-# Rows are compact JSON with sorted keys. orjson writes them about four times faster than json (a log
-# row per action); json takes what orjson refuses (integers past 64 bits, keys that are not strings)
-# and writes the same text for everything else.
-_json_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode
-
-
-def dumps(obj) -> str:
-    try:
-        return orjson.dumps(obj, option=orjson.OPT_SORT_KEYS).decode()
-    except TypeError:
-        return _json_dumps(obj)
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
 
 
 def migrations() -> list[tuple[int, Path]]:
@@ -68,32 +53,61 @@ class Store:
         self._checkpointer: asyncio.Task | None = None
         self._broken: set[int] = set()  # rooms a write of which failed: their later writes fail too
         self._next_n: dict[int, int] = {}  # open room -> the n its next log row must have
+        # Why writes are held back (disk full, the file removed...), or None. While it is set the
+        # pending writes stay queued and are retried with backoff; on_fault hears each change.
+        self.fault: str | None = None
+        self.on_fault: Callable[[str | None], None] | None = None
+        self._retry_in = self.RETRY_FIRST
+        self._file_id = _file_id(path)  # the database file's (device, inode) when it was opened
 
     @classmethod
     async def open(cls, path: str | Path) -> Store:
+        """The store on the database at ``path`` (created with its folder if need be). A database that
+        cannot be opened, read or written raises StorageError, with both connections closed: aiosqlite's
+        thread, left running, would keep the process alive."""
         path = str(path)
         if path == ":memory:":
             raise ValueError("the store needs a database file (its two connections share it)")
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-        db = await aiosqlite.connect(path, isolation_level=None)  # explicit BEGIN/COMMIT only
-        db.row_factory = aiosqlite.Row
-        await db.execute("PRAGMA journal_mode=WAL")
-        await db.execute("PRAGMA synchronous=NORMAL")
-        await db.execute("PRAGMA foreign_keys=ON")
-        await db.execute("PRAGMA busy_timeout=5000")
-        # A checkpoint every ~40 MB of WAL rather than every 4 MB copies each page once however often it
-        # was written meanwhile (matches, players and rooms; the log has its own checkpoints below).
-        await db.execute("PRAGMA wal_autocheckpoint=10000")  # pages
-        # The log's connection waits for the other's short write transactions (timeout) rather than fail.
-        log_con = sqlite3.connect(path, isolation_level=None, timeout=5.0)
-        # Every statement's rows are read at once: a cursor left open would keep a read transaction open.
-        log_con.execute("PRAGMA synchronous=NORMAL").fetchall()
-        log_con.execute("PRAGMA foreign_keys=ON").fetchall()
-        # Checkpoints run on aiosqlite's thread (``_checkpoint``); this one, on the loop's thread, finds
-        # the log already copied but for the last pages, and lets the next write start the WAL over.
-        log_con.execute(f"PRAGMA wal_autocheckpoint={cls.CHECKPOINT_BACKSTOP}").fetchall()
-        store = cls(db, log_con, path)
-        await store.migrate()
+        db: aiosqlite.Connection | None = None
+        log_con: sqlite3.Connection | None = None
+        try:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+            # The log's connection first: a file that is no database, or cannot be opened, fails here
+            # before aiosqlite's thread is started. It waits for the other's short write transactions
+            # (timeout) rather than fail.
+            log_con = sqlite3.connect(path, isolation_level=None, timeout=5.0)
+            # Every statement's rows are read at once: a cursor left open would keep a read transaction open.
+            log_con.execute("PRAGMA journal_mode=WAL").fetchall()
+            log_con.execute("PRAGMA synchronous=NORMAL").fetchall()
+            log_con.execute("PRAGMA foreign_keys=ON").fetchall()
+            # Checkpoints run on aiosqlite's thread (``_checkpoint``); this one, on the loop's thread, finds
+            # the log already copied but for the last pages, and lets the next write start the WAL over.
+            log_con.execute(f"PRAGMA wal_autocheckpoint={cls.CHECKPOINT_BACKSTOP}").fetchall()
+            db = await aiosqlite.connect(path, isolation_level=None)  # explicit BEGIN/COMMIT only
+            db.row_factory = aiosqlite.Row
+            await db.execute("PRAGMA synchronous=NORMAL")
+            await db.execute("PRAGMA foreign_keys=ON")
+            await db.execute("PRAGMA busy_timeout=5000")
+            # A checkpoint every ~40 MB of WAL rather than every 4 MB copies each page once however often
+            # it was written meanwhile (matches, players and rooms; the log has its own checkpoints below).
+            await db.execute("PRAGMA wal_autocheckpoint=10000")  # pages
+            store = cls(db, log_con, path)
+            version = await store.migrate()
+            # A write now, so that a database that opens but cannot be written fails here, not at the
+            # first action (user_version is rewritten with its own value).
+            with _transaction(log_con):
+                log_con.execute(f"PRAGMA user_version={version}").fetchall()
+        except BaseException as e:
+            if log_con is not None:
+                log_con.close()
+            if db is not None:
+                try:
+                    await db.close()
+                except Exception:  # pragma: no cover - closing what failed to open
+                    pass
+            if isinstance(e, (sqlite3.Error, OSError)):
+                raise StorageError(f"cannot use the database {path}: {e}") from e
+            raise
         return store
 
     async def _one(self, sql: str, args=()):
@@ -103,10 +117,21 @@ class Store:
         return rows[0] if rows else None
 
     async def close(self) -> None:
+        """Commit what is pending and close. Writes the storage still refuses are dropped (logged):
+        their callers hear StorageError, and none of them was shown to anybody."""
         if self._flush_at is not None:
             self._flush_at.cancel()
-        while self._pending:
+            self._flush_at = None
+        while self._pending and self.fault is None:
             self._flush()
+        if self._flush_at is not None:
+            self._flush_at.cancel()
+            self._flush_at = None
+        lost, self._pending = self._pending, []
+        if lost:
+            log.error("closing with %d writes not made: %s", len(lost), self.fault)
+        for *_, done in lost:
+            done(StorageError(f"{self.fault}: not written"))
         if self._checkpointer is not None:
             await asyncio.gather(self._checkpointer, return_exceptions=True)
         self.log_con.close()
@@ -124,6 +149,7 @@ class Store:
 
     # players
 
+    @_writes
     async def add_player(self, player_id: str, token: str, name: str) -> None:
         now = time.time()
         await self.db.execute(
@@ -131,6 +157,7 @@ class Store:
             (player_id, token_hash(token), name, now, now),
         )
 
+    @_writes
     async def player_by_token(self, token: str) -> tuple[str, str] | None:
         row = await self._one(
             "SELECT id, name FROM players WHERE token_hash = ?", (token_hash(token),))
@@ -149,6 +176,7 @@ class Store:
 
     # rooms and their logs
 
+    @_writes
     async def add_room(self, code: str, config: dict, created_by: str | None, entries: list) -> int:
         """A new room and the first entries of its log, together."""
         room_id = await self._in_thread(self._add_room_sync, code, config, created_by, entries)
@@ -236,16 +264,33 @@ class Store:
     CHECKPOINT_EVERY = 2000  # log rows between checkpoints (``_checkpoint``)
     CHECKPOINT_BACKSTOP = 20_000  # pages (80 MiB) of WAL at which the log's own connection checkpoints
 
+    RETRY_FIRST = 0.1  # seconds before a failed commit is tried again; doubled each time, up to:
+    RETRY_MAX = 5.0
+
     def _flush(self) -> None:
-        """The group commit, on the loop's thread: one transaction for the writes queued meanwhile."""
+        """The group commit, on the loop's thread: one transaction for the writes queued meanwhile.
+
+        A commit the storage refuses (disk full, I/O error) or a database file that was removed or
+        replaced holds every pending write back: they are tried again, in order, after RETRY_FIRST,
+        then twice as long each time up to RETRY_MAX, and their callers hear only once they land."""
         self._flush_at = None
         loop = asyncio.get_running_loop()
         self._last_commit = loop.time()
         batch, self._pending = self._pending[:self.MAX_BATCH], self._pending[self.MAX_BATCH:]
-        try:
-            results = self._write_batch_sync([b[:4] for b in batch])
-        except Exception as e:  # the commit failed: none of them landed
-            results = [e] * len(batch)
+        problem = self._file_problem()
+        if problem is None:
+            try:
+                results = self._write_batch_sync([b[:4] for b in batch])
+            except Exception as e:  # the commit failed: none of them landed
+                if _storage_fault(e):
+                    problem = f"the database cannot be written ({e})"
+                results = [e] * len(batch)
+        if problem is not None:
+            self._pending[:0] = batch
+            self._stall(problem)
+            return
+        if self.fault is not None:
+            self._set_fault(None)
         for (room_id, *_, done), r in zip(batch, results):
             if r is not None:
                 self._broken.add(room_id)
@@ -261,12 +306,56 @@ class Store:
         if self._pending and self._flush_at is None:
             self._flush_at = loop.call_later(self.COMMIT_EVERY, self._flush)
 
+    def _file_problem(self) -> str | None:
+        """Why the database file is not the one opened (removed, or replaced by another), or None.
+        Writes to a removed file would land in a file nobody can open again: a restart would start
+        from an empty database."""
+        try:
+            now = _file_id(self.path)
+        except FileNotFoundError:
+            return "the database file was removed"
+        except OSError as e:
+            return f"the database file cannot be checked ({e})"
+        return None if now == self._file_id else "the database file was replaced"
+
+    def _stall(self, problem: str) -> None:
+        if problem != self.fault:
+            log.error("writes held back: %s; retrying", problem)
+            self._set_fault(problem)
+        self._flush_at = asyncio.get_running_loop().call_later(self._retry_in, self._flush)
+        self._retry_in = min(2 * self._retry_in, self.RETRY_MAX)
+
+    def _set_fault(self, fault: str | None) -> None:
+        if fault is None:
+            log.warning("writes go on: the database took the writes held back")
+            self._retry_in = self.RETRY_FIRST
+        self.fault = fault
+        if self.on_fault is not None:
+            try:
+                self.on_fault(fault)
+            except Exception:
+                log.exception("telling about a storage fault")
+
+    def check_writable(self) -> None:
+        """Raise StorageError while writes are held back (a new action would only wait behind them),
+        or when the database file is found removed or replaced (writes are held back from then on)."""
+        if self.fault is None and (problem := self._file_problem()) is not None:
+            if self._flush_at is None:
+                self._stall(problem)  # its retries notice when the file is back
+            else:
+                self._set_fault(problem)
+        if self.fault is not None:
+            raise StorageError(f"{self.fault}: actions are refused until it can be written")
+
     async def _checkpoint(self) -> None:
         """Copy the log's new pages into the database on aiosqlite's thread (PASSIVE: the log's writer
         never waits for it). It always leaves the pages written while it ran, so the WAL file is not
         started over here: the log's connection does that at CHECKPOINT_BACKSTOP pages, when its own
         checkpoint finds only those few pages left to copy."""
-        await self._one("PRAGMA wal_checkpoint(PASSIVE)")
+        try:
+            await self._one("PRAGMA wal_checkpoint(PASSIVE)")
+        except sqlite3.Error as e:  # the WAL keeps the pages: the next checkpoint copies them
+            log.warning("checkpoint failed: %s", e)
 
     def _write_batch_sync(self, batch: list) -> list:
         """With the log's connection: every write in ``batch`` in one transaction; returns None or the
@@ -319,6 +408,8 @@ class Store:
                     con.execute("RELEASE w")
                     out.append(None)
                 except Exception as e:
+                    if _storage_fault(e):
+                        raise  # not this write's fault: the whole batch waits and is tried again
                     con.execute("ROLLBACK TO w")
                     con.execute("RELEASE w")
                     out.append(e)
@@ -336,6 +427,7 @@ class Store:
         transaction", and one's ROLLBACK undid the other's rows)."""
         return await self.db._execute(fn, *args)
 
+    @_writes
     async def close_room(self, room_id: int) -> None:
         self._next_n.pop(room_id, None)
         await self.db.execute("UPDATE rooms SET closed_at = ? WHERE id = ? AND closed_at IS NULL",
@@ -381,6 +473,7 @@ class Store:
 
     # tournaments (rooms.tournament): a code, a log, and the rooms that play its tables
 
+    @_writes
     async def add_tournament(self, code: str, created_by: str | None, entries: list) -> int:
         return await self._in_thread(self._add_tournament_sync, code, created_by, entries)
 
@@ -392,6 +485,7 @@ class Store:
             self._append_tournament(con, cur.lastrowid, 0, entries, [])
         return cur.lastrowid
 
+    @_writes
     async def write_tournament(self, tid: int, start: int, entries: list,
                                tables: list[tuple[str, str]] = ()) -> None:
         """Append entries ``start, start+1, ...`` (the primary key refuses gaps and repeats) and record
@@ -433,6 +527,7 @@ class Store:
             " WHERE t.code = ? AND t.closed_at IS NOT NULL ORDER BY l.n", (code,))
         return [json.loads(row["entry"]) for row in rows] or None
 
+    @_writes
     async def close_tournament(self, tid: int) -> None:
         await self.db.execute("UPDATE tournaments SET closed_at = ? WHERE id = ? AND closed_at IS NULL",
                               (time.time(), tid))
@@ -443,61 +538,3 @@ class Store:
             "SELECT a.entry FROM rooms r JOIN actions a ON a.room_id = r.id AND a.id >= r.log_from"
             " WHERE r.code = ? ORDER BY a.id", (code,))
         return [json.loads(row["entry"]) for row in rows]
-
-
-@contextmanager
-def _transaction(con: sqlite3.Connection):
-    """BEGIN IMMEDIATE … COMMIT, rolled back if anything in it fails."""
-    con.execute("BEGIN IMMEDIATE")
-    try:
-        yield
-        con.execute("COMMIT")
-    except BaseException:
-        _rollback_sync(con)
-        raise
-
-
-_ROWS_PER_INSERT = 64
-
-
-def _insert_rows(con: sqlite3.Connection, rows: list) -> None:
-    """Log rows with as few statements as possible (each statement is a trip into SQLite that gives
-    up the GIL and takes it back)."""
-    for i in range(0, len(rows), _ROWS_PER_INSERT):
-        chunk = rows[i:i + _ROWS_PER_INSERT]
-        con.execute("INSERT INTO actions (room_id, n, entry, at) VALUES " + ",".join(["(?,?,?,?)"] * len(chunk)),
-                    [x for row in chunk for x in row])
-
-
-def _rollback_sync(con: sqlite3.Connection) -> None:
-    try:
-        con.execute("ROLLBACK")
-    except sqlite3.OperationalError:  # SQLite rolled back by itself (or BEGIN never ran)
-        pass
-
-
-def _effect_sync(con: sqlite3.Connection, room_id: int, e: dict, now: float) -> None:
-    kind = e["kind"]
-    if kind == "match_start":
-        con.execute(
-            "INSERT INTO matches (room_id, number, rules, seed, salt, commitment, players, started_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            (room_id, e["number"], dumps(e["rules"]), e["seed"], e["salt"], e["commitment"],
-             dumps(e["players"]), now),
-        )
-    elif kind == "hand_result":
-        con.execute(
-            "INSERT INTO hand_results (match_id, hand, record)"
-            " VALUES ((SELECT id FROM matches WHERE room_id = ? AND number = ?), ?, ?)",
-            (room_id, e["number"], e["hand"], dumps(e["record"])),
-        )
-    elif kind == "match_result":
-        con.execute(
-            "INSERT INTO match_results (match_id, record, finished_at)"
-            " VALUES ((SELECT id FROM matches WHERE room_id = ? AND number = ?), ?, ?)",
-            (room_id, e["number"], dumps(e["record"]), now),
-        )
-        con.execute("UPDATE matches SET finished_at = ? WHERE room_id = ? AND number = ?",
-                    (now, room_id, e["number"]))
-    else:  # pragma: no cover - a bug in the caller
-        raise ValueError(f"unknown effect {kind!r}")

@@ -1,0 +1,122 @@
+"""What the store (server.store) runs on: row encoding, the SQL of one transaction, storage faults."""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+import sqlite3
+from contextlib import contextmanager
+
+import orjson
+
+from server.codec import ProtocolError
+
+# Rows are compact JSON with sorted keys. orjson writes them about four times faster than json (a log
+# row per action); json takes what orjson refuses (integers past 64 bits, keys that are not strings)
+# and writes the same text for everything else.
+_json_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode
+
+
+def dumps(obj) -> str:
+    try:
+        return orjson.dumps(obj, option=orjson.OPT_SORT_KEYS).decode()
+    except TypeError:
+        return _json_dumps(obj)
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+STORAGE = "server/storage"
+
+
+class StorageError(ProtocolError):
+    """The database cannot take writes now (disk full, I/O error, file removed): nothing changed."""
+
+    def __init__(self, message: str):
+        super().__init__(STORAGE, message)
+
+
+def _storage_fault(e: BaseException) -> bool:
+    """Whether a failed write is the storage's fault (disk full, I/O error, read-only, locked) rather
+    than the write's own (a constraint: a bug): the first kind is retried, the second is not."""
+    return isinstance(e, sqlite3.OperationalError)
+
+
+def _writes(fn):
+    """A write on aiosqlite's connection: refused while writes are held back, and a failure of the
+    storage's (disk full...) is a StorageError, which the client hears as server/storage."""
+    @functools.wraps(fn)
+    async def write(self, *args, **kw):
+        self.check_writable()
+        try:
+            return await fn(self, *args, **kw)
+        except sqlite3.OperationalError as e:
+            raise StorageError(f"the database cannot be written ({e})") from e
+    return write
+
+
+def _file_id(path: str) -> tuple[int, int]:
+    st = os.stat(path)
+    return st.st_dev, st.st_ino
+
+
+@contextmanager
+def _transaction(con: sqlite3.Connection):
+    """BEGIN IMMEDIATE … COMMIT, rolled back if anything in it fails."""
+    con.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+        con.execute("COMMIT")
+    except BaseException:
+        _rollback_sync(con)
+        raise
+
+
+_ROWS_PER_INSERT = 64
+
+
+def _insert_rows(con: sqlite3.Connection, rows: list) -> None:
+    """Log rows with as few statements as possible (each statement is a trip into SQLite that gives
+    up the GIL and takes it back)."""
+    for i in range(0, len(rows), _ROWS_PER_INSERT):
+        chunk = rows[i:i + _ROWS_PER_INSERT]
+        con.execute("INSERT INTO actions (room_id, n, entry, at) VALUES " + ",".join(["(?,?,?,?)"] * len(chunk)),
+                    [x for row in chunk for x in row])
+
+
+def _rollback_sync(con: sqlite3.Connection) -> None:
+    try:
+        con.execute("ROLLBACK")
+    except sqlite3.OperationalError:  # SQLite rolled back by itself (or BEGIN never ran)
+        pass
+
+
+def _effect_sync(con: sqlite3.Connection, room_id: int, e: dict, now: float) -> None:
+    kind = e["kind"]
+    if kind == "match_start":
+        con.execute(
+            "INSERT INTO matches (room_id, number, rules, seed, salt, commitment, players, started_at)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (room_id, e["number"], dumps(e["rules"]), e["seed"], e["salt"], e["commitment"],
+             dumps(e["players"]), now),
+        )
+    elif kind == "hand_result":
+        con.execute(
+            "INSERT INTO hand_results (match_id, hand, record)"
+            " VALUES ((SELECT id FROM matches WHERE room_id = ? AND number = ?), ?, ?)",
+            (room_id, e["number"], e["hand"], dumps(e["record"])),
+        )
+    elif kind == "match_result":
+        con.execute(
+            "INSERT INTO match_results (match_id, record, finished_at)"
+            " VALUES ((SELECT id FROM matches WHERE room_id = ? AND number = ?), ?, ?)",
+            (room_id, e["number"], dumps(e["record"]), now),
+        )
+        con.execute("UPDATE matches SET finished_at = ? WHERE room_id = ? AND number = ?",
+                    (now, room_id, e["number"]))
+    else:  # pragma: no cover - a bug in the caller
+        raise ValueError(f"unknown effect {kind!r}")
