@@ -21,5 +21,7 @@ export default defineConfig({
   test: {
     environment: "node",
     include: ["test/**/*.test.ts"],
+    // The reducer tests replay whole seeded matches: seconds on a busy machine, not milliseconds.
+    testTimeout: 60_000,
   },
 });
