@@ -54,7 +54,7 @@ def _args(rules: Rules, seat_wind: int, prevalent: int, flowers: int, declared: 
     return rules, ctx, declared, blocked
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=1024)
 def _waits(melds, standing, rules: Rules, ctx: WinContext, declared: bool, blocked: bool) -> list:
     if shanten(standing, len(melds)) > 0:
         return []  # not ready: no tile completes it (saves wait_scores trying all 34 kinds)

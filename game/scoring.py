@@ -133,7 +133,7 @@ _NEED_MASKS = tuple(sorted({need for w in HAND.values() for need in w.needs} | s
 _SUIT_NEEDS = tuple(1 << _NEED_MASKS.index(m) for m in SUIT_MASKS)
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=4096)
 def _features(bits: int) -> tuple[int, int]:
     """(the only-masks these tiles stay within, the need-masks they touch), as bit sets."""
     within = sum(1 << i for i, only in enumerate(_ONLY_MASKS) if bits & ~only == 0)
@@ -141,7 +141,7 @@ def _features(bits: int) -> tuple[int, int]:
     return within, touches
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=1024)
 def _hand_fans(within: int, touches: int) -> tuple:
     """The whole-hand fans of a hand with these features, as (fan, occurrences)."""
     suits = sum(1 for bit in _SUIT_NEEDS if touches & bit)
@@ -152,7 +152,7 @@ def _hand_fans(within: int, touches: int) -> tuple:
         and (w.suits is None or w.suits == suits))
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=512)
 def _win_fans(last_tile: bool, self_drawn: bool, kong: bool, wall_last: bool, melded: int, tile_hog: int) -> tuple:
     """The fans of how the hand was won, as (fan, occurrences): 和绝张, the WIN checks (which read
     only these flags, see game.fans.checks) and 四归一. Few keys (some hundreds)."""
@@ -516,7 +516,7 @@ def score(hand: Hand, ctx: WinContext) -> Score:
     return _new_score(tuple(fans), best_total + ctx.flowers, best_total, form, texts, pair)
 
 
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=2048)
 def _fan_score(fan: int, count: int, sets: tuple) -> FanScore:
     # FanScore is immutable, so equal ones can be shared.
     d = FANS[fan]

@@ -95,7 +95,7 @@ def _intern(opts: Options) -> int:
     return i
 
 
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=2048)
 def _combine(a: int, b: int) -> int:
     """The option set of two disjoint parts (at most one pair between them)."""
     out = []
@@ -114,7 +114,7 @@ def _combine(a: int, b: int) -> int:
     return _intern(_prune(out))
 
 
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=2048)
 def _value(o: int, melds: int) -> int:
     """Regular shanten of a whole hand's option set; declared melds are sets."""
     best = 8
@@ -130,7 +130,7 @@ def _value(o: int, melds: int) -> int:
     return best
 
 
-@lru_cache(maxsize=1 << 15)
+@lru_cache(maxsize=4096)
 def _value4(o0: int, o1: int, o2: int, oh: int, melds: int) -> int:
     """Regular shanten from the option sets of the four suits: one lookup on the hot path (few
     distinct quadruples occur, as there are few distinct option sets)."""
@@ -184,12 +184,12 @@ def _expand(key: tuple[int, ...], numbers: bool) -> Options:
     return _prune(out)
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=8192)
 def _number_options(key: tuple[int, ...]) -> Options:
     return _OPTS[_intern(_expand(key, True))]  # shared canonical tuple: less memory
 
 
-@lru_cache(maxsize=1 << 12)
+@lru_cache(maxsize=512)
 def _honor_options(key: tuple[int, ...]) -> Options:
     # Honors form no sequences, so their order is irrelevant: keys are sorted counts.
     return _OPTS[_intern(_expand(key, False))]
@@ -208,7 +208,7 @@ def _decode(key: int, size: int) -> tuple[int, ...]:
     return tuple(key >> 5 * i & 31 for i in range(size))
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=8192)
 def _number_info(key: int) -> tuple:
     """Everything the forms need from one number suit's packed counts, computed once per key:
     (option id, pairs for 七对, terminal kinds held, terminal pair?, held kinds of the knitted
@@ -235,7 +235,7 @@ def _number_info(key: int) -> tuple:
     )
 
 
-@lru_cache(maxsize=1 << 13)
+@lru_cache(maxsize=1024)
 def _honor_info(key: int) -> tuple:
     """(option id, pairs, kinds held, a pair held?) of the packed honor counts."""
     c = sorted(_decode(key, 7))
@@ -306,7 +306,7 @@ class _Hand:
 # ---- useful tiles ----
 
 
-@lru_cache(maxsize=1 << 15)
+@lru_cache(maxsize=4096)
 def _number_useful(key: int, other: int, melds: int, base: int) -> tuple[int, ...]:
     """Ranks (0..8) of one number suit whose draw takes the regular shanten below ``base``,
     ``other`` being the option set of the rest of the hand."""
@@ -325,7 +325,7 @@ def _number_useful(key: int, other: int, melds: int, base: int) -> tuple[int, ..
     return tuple(out)
 
 
-@lru_cache(maxsize=1 << 13)
+@lru_cache(maxsize=1024)
 def _honor_useful(key: int, other: int, melds: int, base: int) -> tuple[int, ...]:
     """As _number_useful for the honors (indices 0..6); a new lone honor forms nothing."""
     out = []

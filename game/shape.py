@@ -26,7 +26,7 @@ def _counts9(tiles: tuple) -> tuple:
     return tuple(c)
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=8192)
 def _sets_only(c: tuple) -> bool:
     """Nine counts of one suit split into chows and pungs."""
     i = 0
@@ -42,12 +42,12 @@ def _sets_only(c: tuple) -> bool:
     return False
 
 
-@lru_cache(maxsize=None)
+@lru_cache(maxsize=4096)
 def _sets_and_pair(c: tuple) -> bool:
     return any(c[i] >= 2 and _sets_only(c[:i] + (c[i] - 2,) + c[i + 1:]) for i in range(9))
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=8192)
 def _suit_ok(tiles: tuple) -> bool:
     """Sorted tiles of one suit: sets only (3n tiles) or sets and the pair (3n+2)."""
     if not tiles:

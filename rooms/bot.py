@@ -75,7 +75,7 @@ def _meld_objs(melds: tuple) -> tuple:
     return tuple(Meld(kind, t, concealed) for kind, t, concealed in melds)
 
 
-@lru_cache(maxsize=1 << 14)
+@lru_cache(maxsize=2048)
 def _wait_fans(melds: tuple, tiles: tuple, seat_wind: int, prevalent: int, min_fan: int) -> tuple:
     """(wait, wins on a discard, wins by self-draw) for a ready hand; () when not ready."""
     res = useful_tiles(tiles, len(melds))

@@ -61,7 +61,7 @@ def _mask(kinds) -> int:
 # ---- the regular form of a restricted hand ----
 
 
-@lru_cache(maxsize=1 << 17)
+@lru_cache(maxsize=16384)
 def free_shanten(key: int, sets: int) -> int:
     """Regular shanten of ``key`` as the free part of a plan, ``sets`` sets being settled already.
 
@@ -147,7 +147,7 @@ def _with_extras(name: str, value: int, min_fan: int, winds: tuple, **kw) -> lis
     return out
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=16)
 def plans_for(seat_wind: int, prevalent: int, min_fan: int) -> tuple[Plan, ...]:
     """Every plan worth ``min_fan`` or more, cheap ones first (they prune the rest)."""
     winds = (WINDS[seat_wind], WINDS[prevalent])
@@ -277,7 +277,7 @@ def prepare(plan: Plan, melds: tuple) -> Prepared | None:
     return Prepared(plan, tuple(need.items()), sets, (), pung_any)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=256)
 def prepared_plans(melds: tuple, seat_wind: int, prevalent: int, min_fan: int) -> tuple[Prepared, ...]:
     out = []
     for plan in plans_for(seat_wind, prevalent, min_fan):
@@ -393,7 +393,7 @@ _CAT_SHIFT = (0, 45, 90, 135, 155)
 _CAT_MASK = ((1 << 45) - 1,) * 3 + ((1 << 20) - 1, (1 << 15) - 1)
 
 
-@lru_cache(maxsize=1 << 15)
+@lru_cache(maxsize=4096)
 def _category_costs(cat: int, sub: int, usub: int, set_kinds: tuple) -> tuple[int, int]:
     """(draws to a set, draws to a pair) in one category, from its packed counts and unseen copies;
     ``set_kinds``: the kinds whose pungs may serve as the set (chows too for a suit)."""

@@ -104,13 +104,13 @@ _POWERS = tuple(1 << r for r in range(9))
 _KNITTED_RANKS = tuple(tuple(r for r in range(3) if bits >> r & 0b1001001 == 0b1001001) for bits in range(512))
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=8192)
 def suit(key: tuple, offset: int) -> Suit:
     """The ``Suit`` of counts ``key`` (9 ranks from tile ``offset``, or the 7 honors at 27)."""
     return _suit(key, offset, bytes([offset + r for r, n in enumerate(key) for _ in range(n)]))
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=8192)
 def suit_of_tiles(tiles: bytes, offset: int) -> Suit:
     """The ``Suit`` of one suit's tiles given sorted, as bytes: a key cheaper to make than counts
     (``suits_of_tiles`` cuts it from the hand's sorted tiles)."""

@@ -57,7 +57,7 @@ def _first(table: str, *tiles):
     return _first_of(table, tiles) if fan is _UNKNOWN else fan
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=8192)
 def combine_chows(tiles: tuple) -> tuple:
     """Chow combinations: ``tiles`` are the chows' lowest tiles, sorted; each occurrence names its
     chows by position in ``tiles``. Cached: the answer depends on those tiles alone.
@@ -116,7 +116,7 @@ def _account_once(pairs: list, limit: int) -> list:
     return [p for fan in F.CHOW_PAIR_FANS for p in by_fan[fan]]
 
 
-@lru_cache(maxsize=1 << 16)
+@lru_cache(maxsize=8192)
 def combine_pungs(tiles: tuple) -> tuple:
     """Pung combinations, as ``combine_chows``; pairs of pungs have no account-once limit."""
     n = len(tiles)
