@@ -12,6 +12,7 @@ from dataclasses import fields
 from game.actions import to_dict as action_dict
 from game.match import MatchState
 from game.records import fan_lists
+from game.shanten import shanten
 
 
 def hand_record(m: MatchState, match_no: int, ids: list[str]) -> dict:
@@ -39,6 +40,34 @@ def hand_record(m: MatchState, match_no: int, ids: list[str]) -> dict:
             robbed=w.robbed, tile=w.tile, fans=fan_lists(w.fans), total=w.total,
         )
     return rec
+
+
+def foul_evidence(h, seat: int) -> dict:
+    """What a false declaration showed, for the referee (R98 第十四条6: 诈和 is one tile from ready,
+    有意诈和 two or more, and intent is the referee's judgement): the standing tiles without a tile
+    just drawn, the melds (concealed kongs included: the hand is shown) and ``from_ready``, the
+    shanten of those tiles (0 ready, 1 one tile from ready, ...)."""
+    standing = list(h.concealed[seat])
+    melds = h.melds[seat]
+    if len(standing) + 3 * len(melds) == 14:  # declared on a tile of its own: take that tile out
+        tile = h.drawn if h.drawn in standing and h.turn == seat else None
+        options = [tile] if tile is not None else list(dict.fromkeys(standing))
+        away = min(shanten(standing[:standing.index(t)] + standing[standing.index(t) + 1:], len(melds))
+                   for t in options)
+        if tile is not None:
+            standing.remove(tile)
+    else:
+        tile, away = None, shanten(standing, len(melds))
+    return {"tiles": standing, "drawn": tile, "melds": [m.to_dict(hidden=False) for m in melds],
+            "from_ready": away}
+
+
+def foul_offence(m: MatchState, foul: dict) -> dict:
+    """The offence a table reports for a game ``foul`` event: the hand, what was paid (to three
+    seats), the foul's kind, and the evidence (None if that hand is no longer the one in ``m``)."""
+    same = m.hand is not None and m.number == foul["hand"]
+    return {"hand": foul["hand"], "points": 3 * foul["points"], "foul": foul["kind"], "applied": True,
+            "evidence": foul_evidence(m.hand, foul["seat"]) if same else None}
 
 
 def void_hand_record(m: MatchState, match_no: int, ids: list[str]) -> dict:

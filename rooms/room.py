@@ -40,7 +40,7 @@ from rooms.config import LOBBY, PLAYING, RoomConfig
 from rooms.errors import NOT_TABLE, RoomError
 from rooms.invite import normalize
 from rooms.messages import Outbound, RoomMessages
-from rooms.records import hand_record, match_record, void_hand_record
+from rooms.records import foul_offence, hand_record, match_record, void_hand_record
 from rooms.window import DISCARD, ROB, Window, open_window
 
 AUTO = "auto"  # the 托管 policy as a seat occupant: a seat left during a match when bots are off
@@ -519,7 +519,7 @@ class Room(RoomMessages):
                 # Training mode's 错和/诈和 (R98 第十四条六): the game already charged it in the hand's
                 # penalties (points to each other seat), so the record says so.
                 p = gm.player_in(x["seat"], x["hand"])
-                self._offence(p, "false_win", x["hand"], 3 * x["points"], foul=x["kind"], applied=True)
+                self._offence(p, "false_win", **foul_offence(m, x))
         self.turn_started = now
         self.turn_first = any(x["t"] == "hand_start" for x in events)
         if m.phase == gm.BETWEEN:

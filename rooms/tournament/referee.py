@@ -130,6 +130,53 @@ def where(tour, player: str, cmd: dict, need_hand: bool, now: float) -> tuple:
     return table, hand
 
 
+def evidence(v) -> dict | None:
+    """A table's evidence of a false win as the tournament keeps it, or None if it is not one
+    (``rooms.records.foul_evidence``: standing tiles, the drawn tile, melds, ``from_ready``)."""
+    if not isinstance(v, dict):
+        return None
+    tiles, melds, away, drawn = v.get("tiles"), v.get("melds"), v.get("from_ready"), v.get("drawn")
+    if (not isinstance(tiles, list) or len(tiles) > 14 or any(type(x) is not int for x in tiles)
+            or not isinstance(melds, list) or len(melds) > 4 or any(not isinstance(m, dict) for m in melds)
+            or type(away) is not int or not (drawn is None or type(drawn) is int)):
+        return None
+    return {"tiles": list(tiles), "drawn": drawn, "melds": [dict(m) for m in melds], "from_ready": away}
+
+
+INTENT_FROM_READY = 2  # R98 第十四条6: 有意诈和 is a declaration two or more tiles from ready
+
+
+def cmd_intentional_false_win(tour, pid, cmd, now):
+    """The referee rules that a false win (a ``false_win`` record) was 有意诈和. R98 第十四条6
+    (rules/tournament.md §1.3, 6d): a declaration two or more tiles from ready made on purpose is
+    取消比赛资格, which is our 停赛 (the seed: 停赛则是更为严厉的处罚，旨在禁止违规者继续参加当前比赛).
+    Intent is a judgement, so it is the referee's; the record's evidence (the hand shown) must be
+    two or more tiles from ready."""
+    tour._referee(pid)
+    if tour.state == CANCELLED:
+        raise TournamentError(E.CLOSED, "the tournament is cancelled")
+    sid = cmd.get("sanction")
+    rec = tour.sanctions.get(sid)
+    if rec is None or rec["kind"] != "false_win":
+        raise TournamentError(E.NO_SANCTION, f"no false win record {sid!r}")
+    if rec["cancelled"] is not None:
+        raise TournamentError(E.ALREADY_CANCELLED, f"sanction {sid} is cancelled")
+    ev = rec.get("evidence")
+    if ev is None or ev["from_ready"] < INTENT_FROM_READY:
+        away = "unknown" if ev is None else ev["from_ready"]
+        raise TournamentError(E.BAD_SANCTION, f"有意诈和 needs a hand two or more tiles from ready (this one: {away})")
+    if tour.sanctions.suspended(rec["player"]):
+        raise TournamentError(E.SUSPENDED, f"{rec['player']} is already suspended")
+    reason = text(cmd, "reason", MAX_TEXT, required=False) or "the referee's judgement"
+    public = cmd.get("public", False)
+    if type(public) is not bool:
+        raise TournamentError(E.BAD_COMMAND, f"public must be a bool, got {public!r}")
+    return [{**_entry(pid, "suspend", rec["player"], f"有意诈和, sanction #{sid} "
+                      f"({ev['from_ready']} tiles from ready; R98 第十四条6: 取消比赛资格): {reason}",
+                      public, 0, rec["session"], rec["table"], rec["hand"]),
+             "offence": "intentional_false_win"}]
+
+
 def cmd_cancel_sanction(tour, pid, cmd, now):
     tour._referee(pid)
     if tour.state == CANCELLED:
@@ -144,4 +191,4 @@ def cmd_cancel_sanction(tour, pid, cmd, now):
     return [{"k": "cancel_sanction", "sanction": sid, "by": pid, "reason": reason}]
 
 
-__all__ = ["text", "cmd_referee", "cmd_accept_referee", "on_register", "cmd_sanction", "cmd_cancel_sanction", "where"]
+__all__ = ["text", "evidence", "cmd_intentional_false_win", "INTENT_FROM_READY", "cmd_referee", "cmd_accept_referee", "on_register", "cmd_sanction", "cmd_cancel_sanction", "where"]

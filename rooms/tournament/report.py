@@ -76,7 +76,7 @@ def view(tour, player_id: str | None) -> dict:
             "index": s.index, "scheduled": s.scheduled, "start": s.start, "ended": s.ended, "state": s.state,
             "checkin_opens": None if s.scheduled is None else s.scheduled - tour.config.checkin_before,
             "byes": list(s.byes), "tables": [table_view(tour, t) for t in s.tables]})
-    records = tour.sanctions.visible(player_id, everything)
+    records = tour.sanctions.visible(player_id, everything, tour.referee)
     roles = [r for r, who in (("organiser", tour.organiser), ("referee", tour.referee)) if who == player_id]
     return {
         "id": tour.id, "config": tour.config.to_dict(), "organiser": tour.organiser, "referee": tour.referee,

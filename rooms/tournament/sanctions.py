@@ -2,9 +2,11 @@
 effect away (tournament.md "Our decisions": "cancelled with a reason rather than deleted").
 
 A record: ``{"id", "kind", "player", "session", "table", "hand", "points", "reason", "by", "at",
-"public", "offence", "reported", "cancelled"}`` — ``hand`` is 1-based (R98's 盘 1..16), ``by`` a referee's id or
+"public", "offence", "reported", "evidence", "cancelled"}`` — ``hand`` is 1-based (R98's 盘 1..16), ``by`` a referee's id or
 ``"system"``, ``offence`` the automatic offence's name (``offence``/``false_win`` records, else None),
-``reported`` the table's own count of that offence in that hand (None if it sent none), ``cancelled``
+``reported`` the table's own count of that offence in that hand (None if it sent none), ``evidence``
+the hand a ``false_win`` showed (``rooms.records.foul_evidence``; None otherwise: only the player
+and the referee see it), ``cancelled``
 None or ``{"by", "at", "reason"}``.
 
 Kinds (R98 第十三条 处罚方式):
@@ -12,6 +14,7 @@ Kinds (R98 第十三条 处罚方式):
 - ``points`` 罚分: 5/10/20/30/40/50/60 only, deducted from that hand's 盘分.
 - ``stop_win`` 停和: no win for the rest of the hand in play.
 - ``suspend`` 停赛: out of the rest of the tournament; a can't-win bot plays the seat, unranked.
+  Also the referee's ruling of 有意诈和 (R98 第十四条6, 取消比赛资格): ``offence`` "intentional_false_win".
 - ``notice`` 通报: a public text, naming a player or nobody.
 - ``late`` (system): 10 or 20 points off 局分 (R98 第十三条(二)1; at ≤ 10 min a system ``warning`` record comes with it).
 - ``forfeit`` (system): more than 15 min late, 自动弃权: that session's 局分 is 0.
@@ -62,11 +65,12 @@ class Sanctions:
 
     def add(self, kind: str, player: str | None, *, reason: str, by: str, at: float, points: int = 0,
             session: int | None = None, table: str | None = None, hand: int | None = None,
-            public: bool = False, offence: str | None = None, reported: int | None = None) -> dict:
+            public: bool = False, offence: str | None = None, reported: int | None = None,
+            evidence: dict | None = None) -> dict:
         assert kind in KINDS, kind
         rec = {"id": len(self.records) + 1, "kind": kind, "player": player, "session": session, "table": table,
                "hand": hand, "points": points, "reason": reason, "by": by, "at": at, "public": public,
-               "offence": offence, "reported": reported, "cancelled": None}
+               "offence": offence, "reported": reported, "evidence": evidence, "cancelled": None}
         self.records.append(rec)
         return rec
 
@@ -111,15 +115,27 @@ class Sanctions:
         return any(r["offence"] == offence and r["reported"] == count and r["player"] == player
                    and r["table"] == table and r["hand"] == hand for r in self.records)
 
-    def visible(self, viewer: str | None, everything: bool) -> list[dict]:
-        """Referee and organiser (``everything``) see all; a player their own and the public ones."""
-        return [copy(r) for r in self.records
+    def visible(self, viewer: str | None, everything: bool, referee: str | None = None) -> list[dict]:
+        """Referee and organiser (``everything``) see all; a player their own and the public ones. A
+        record's ``evidence`` (a hand's concealed tiles) only the referee and that player see."""
+        return [copy(r, viewer is not None and viewer in (referee, r["player"])) for r in self.records
                 if everything or r["public"] or (viewer is not None and r["player"] == viewer)]
 
 
-def copy(rec: dict) -> dict:
-    """A record to hand out (views, messages): nothing shared with the log."""
-    return {**rec, "cancelled": None if rec["cancelled"] is None else dict(rec["cancelled"])}
+def copy(rec: dict, evidence: bool = True) -> dict:
+    """A record to hand out (views, messages): nothing shared with the log; ``evidence`` False
+    leaves the evidence out (None)."""
+    ev = rec.get("evidence") if evidence else None
+    return {**rec, "evidence": None if ev is None else _deep(ev),
+            "cancelled": None if rec["cancelled"] is None else dict(rec["cancelled"])}
+
+
+def _deep(v):
+    if isinstance(v, dict):
+        return {k: _deep(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_deep(x) for x in v]
+    return v
 
 
 __all__ = ["Sanctions", "copy", "lateness", "ladder_points", "REFEREE_KINDS", "SYSTEM_KINDS", "KINDS", "LEVELS",

@@ -243,8 +243,9 @@ class Tournament:
     def _apply_sanction(self, e, now):
         rec = self.sanctions.add(e["kind"], e["player"], reason=e["reason"], by=e["by"], at=now,
                                  points=e["points"], session=e["session"], table=e["table"], hand=e["hand"],
-                                 public=e["public"], offence=e["offence"], reported=e["reported"])
-        out = [self._notify(self._audience(rec), "sanction", sanction=copy(rec))]
+                                 public=e["public"], offence=e["offence"], reported=e["reported"],
+                                 evidence=e.get("evidence"))
+        out = self._sanction_notes(rec, "sanction")
         if rec["kind"] == "stop_win":
             t = self.tables[rec["table"]]
             out.append(TableCommand(t.key, {"t": "stop_win", "player": t.seat_of(rec["player"])}))
@@ -252,7 +253,18 @@ class Tournament:
 
     def _apply_cancel_sanction(self, e, now):
         rec = self.sanctions.cancel(e["sanction"], e["by"], now, e["reason"])
-        return [self._notify(self._audience(rec), "sanction_cancelled", sanction=copy(rec))]
+        return self._sanction_notes(rec, "sanction_cancelled")
+
+    def _sanction_notes(self, rec: dict, event: str) -> list:
+        """A sanction to its audience; its evidence (a hand's tiles) only to the player and the referee."""
+        to = self._audience(rec)
+        if rec["evidence"] is None:
+            return [self._notify(to, event, sanction=copy(rec))]
+        assert to != "all", "a record with evidence is never public"
+        full = [x for x in to if x in (rec["player"], self.referee)]
+        out = [self._notify(full, event, sanction=copy(rec))]
+        rest = [x for x in to if x not in full]
+        return out + ([self._notify(rest, event, sanction=copy(rec, False))] if rest else [])
 
     def _apply_session_start(self, e, now):
         s = self.sessions[e["session"] - 1]
@@ -397,10 +409,11 @@ class Tournament:
         return {"k": "session_start", "session": s.index, "start": start, "tables": tables, "byes": byes}
 
     def _system_sanction(self, kind: str, player: str, *, reason: str, points: int = 0, session=None,
-                         table=None, hand=None, offence=None, reported=None) -> dict:
-        return {"k": "sanction", "kind": kind, "player": player, "session": session, "table": table, "hand": hand,
-                "points": points, "reason": reason, "by": SYSTEM, "public": False, "offence": offence,
-                "reported": reported}
+                         table=None, hand=None, offence=None, reported=None, evidence=None) -> dict:
+        entry = {"k": "sanction", "kind": kind, "player": player, "session": session, "table": table, "hand": hand,
+                 "points": points, "reason": reason, "by": SYSTEM, "public": False, "offence": offence,
+                 "reported": reported}
+        return entry if evidence is None else {**entry, "evidence": evidence}
 
     # ------------------------------------------------------------------------------------------
     # Questions about the state
@@ -566,7 +579,8 @@ class Tournament:
             what = f"false win ({foul})" if isinstance(foul, str) else "false win"
             paid = f", paid {paid}" if type(paid) is int else ""
             return [self._system_sanction("false_win", pid, session=t.session, table=t.key, hand=hand,
-                                          offence=kind, reported=count, reason=f"{what}{paid}: settled at the table")]
+                                          offence=kind, reported=count, reason=f"{what}{paid}: settled at the table",
+                                          evidence=referees.evidence(ev.get("evidence")))]
         # Our decision: R98 第十四条 3/4/5's ladder applies to automatic offences, per hand and kind.
         n = self.sanctions.occurrences(pid, t.key, hand, kind) + 1
         points = ladder_points(n)
@@ -591,6 +605,7 @@ def _hand(rec) -> dict:
 _COMMANDS = {
     "register": Tournament._cmd_register, "unregister": Tournament._cmd_unregister,
     "checkin": lateness.cmd_checkin, "start": Tournament._cmd_start, "sanction": referees.cmd_sanction,
+    "intentional_false_win": referees.cmd_intentional_false_win,
     "cancel_sanction": referees.cmd_cancel_sanction, "referee": referees.cmd_referee,
     "accept_referee": referees.cmd_accept_referee,
     "cancel": Tournament._cmd_cancel,
@@ -599,6 +614,7 @@ _FIELDS = {
     "register": {"team"}, "unregister": set(), "checkin": set(), "start": set(),
     "sanction": {"player", "kind", "points", "reason", "table", "hand", "public"},
     "cancel_sanction": {"sanction", "reason"}, "referee": {"player"}, "accept_referee": set(), "cancel": {"reason"},
+    "intentional_false_win": {"sanction", "reason", "public"},
 }
 _EVENTS = {
     "hand_result": Tournament._ev_hand_result, "match_result": Tournament._ev_match_result,

@@ -7,6 +7,7 @@ from game import match as gm
 from game.actions import PASS, Win, from_dict
 from game.codec import canonical
 from game.rules import Rules
+from game.shanten import shanten
 from rooms.config import RoomConfig
 from rooms.errors import RoomError
 from rooms.room import Room
@@ -431,3 +432,28 @@ def test_a_false_win_in_training_mode_is_an_offence_already_charged():
     normal.handle("alice", {"t": "start"}, 0)
     act(normal, "alice", {"a": "win"}, 1)
     assert normal.match.hand.fouls and not any(e["k"] == "offence" for e in normal.take_log())
+
+
+def test_a_false_win_reports_the_hand_as_evidence():
+    # 有意诈和 (R98 第十四条6: two or more tiles from ready) is the referee's judgement: the table
+    # reports the hand that was declared, and how far from ready it was.
+    run = Run(table(("alice", None, None, None), false_win_penalty=True, hands=1), players={"alice": tidy})
+    room = run.room
+    room.connect("alice", 0)
+    run.system({"t": "start"})
+    h = room.match.hand
+    seat = room.match.seat_of(0)
+    standing = list(h.concealed[seat])
+    drawn = h.drawn
+    standing.remove(drawn)
+    if shanten(standing, 0) <= 0:
+        pytest.skip("this wall deals alice a ready hand")
+    seq = room.snapshot("alice")["game"]["match"]["seq"]
+    room.handle("alice", {"t": "act", "action": {"a": "win", "seq": seq}}, 1)
+    run.take()
+    (off,) = [e for e in run.derived("offence") if e["kind"] == "false_win"]
+    ev = off["evidence"]
+    assert sorted(ev["tiles"]) == sorted(standing) and ev["drawn"] == drawn and ev["melds"] == []
+    assert ev["from_ready"] == shanten(standing, 0) >= 1
+    assert off["foul"] == "false_win"
+    run.check_replay()

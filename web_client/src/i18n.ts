@@ -237,6 +237,8 @@ export const STRINGS = {
   minutesAgo: ["{0} 分钟前", "{0} min ago"],
   standings: ["排名", "Standings"],
   acceptReferee: ["接受担任裁判", "Accept refereeing"],
+  evidenceHand: ["手牌 {0} + {1}：离听牌 {2} 张", "Hand {0} + {1}: {2} from ready"],
+  ruleIntentional: ["判定有意诈和（停赛）", "Rule 有意诈和 (停赛)"],
   teamStandings: ["团体排名", "Team standings"],
   rankCol: ["名次", "Rank"],
   nameCol: ["选手", "Player"],

@@ -52,7 +52,26 @@ export interface SanctionRecord {
   at: number;
   public: boolean;
   offence: string | null;
+  evidence?: FoulEvidence | null; // a false win's hand: the player and the referee only
   cancelled: { by: string; at: number; reason: string } | null;
+}
+
+/** rooms/records.py foul_evidence: the hand a false win declared. */
+export interface FoulEvidence {
+  tiles: number[];
+  drawn: number | null;
+  melds: { kind: string; tile?: number; concealed?: boolean }[];
+  from_ready: number; // shanten: 0 ready, 1 one tile from ready
+}
+
+/** R98 第十四条6: 有意诈和 is a declaration two or more tiles from ready. */
+export const INTENT_FROM_READY = 2;
+
+/** Whether the referee's panel offers the 有意诈和 ruling (a 停赛) on this record: a false win, not
+ *  cancelled, whose evidence is two or more tiles from ready, by a player not suspended yet. */
+export function canRuleIntentional(v: TournamentView, r: SanctionRecord): boolean {
+  return isReferee(v) && v.state !== "cancelled" && r.kind === "false_win" && !r.cancelled && !!r.evidence
+    && r.evidence.from_ready >= INTENT_FROM_READY && r.player !== null && !v.suspended.includes(r.player);
 }
 
 export interface SeatResult {

@@ -3,7 +3,7 @@ import { parseRoute, tournamentLink } from "../src/app";
 import { STRINGS } from "../src/i18n";
 import { AppState, initialState, reduce } from "../src/state";
 import {
-  SanctionRecord, TournamentView, buildConfig, canCheckIn, canRegister, canStart, canUnregister, datetimeLocal,
+  SanctionRecord, TournamentView, buildConfig, canCheckIn, canRuleIntentional, canRegister, canStart, canUnregister, datetimeLocal,
   formatStd, formatWhen, handInPlay, minutesUntil, myTable, openForSignUp, ownSanctions, parseDatetimeLocal,
   publicNotices,
 } from "../src/tournament";
@@ -224,5 +224,27 @@ describe("routes and words", () => {
     for (const k of ["warning", "points", "stop_win", "suspend", "notice", "late", "forfeit", "offence", "false_win"]) {
       expect(STRINGS).toHaveProperty(`kind_${k}`);
     }
+  });
+});
+
+describe("the referee's 有意诈和 ruling (R98 第十四条6)", () => {
+  const hand = (away: number) => ({ tiles: [0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 28, 29, 30], drawn: 31, melds: [], from_ready: away });
+  const foul = (away: number | null, over: Partial<SanctionRecord> = {}) =>
+    sanction(7, { kind: "false_win", points: 0, by: "system", offence: "false_win", evidence: away === null ? null : hand(away), ...over });
+
+  it("is offered to the referee on a false win two or more tiles from ready", () => {
+    const ref = view({}, "pR");
+    expect(canRuleIntentional(ref, foul(2))).toBe(true);
+    expect(canRuleIntentional(ref, foul(5))).toBe(true);
+  });
+
+  it("is not offered for 诈和 one tile from ready, without evidence, cancelled, suspended, or to others", () => {
+    const ref = view({}, "pR");
+    expect(canRuleIntentional(ref, foul(1))).toBe(false);
+    expect(canRuleIntentional(ref, foul(null))).toBe(false);
+    expect(canRuleIntentional(ref, foul(3, { cancelled: { by: "pR", at: 1, reason: "x" } }))).toBe(false);
+    expect(canRuleIntentional(view({ suspended: ["pA"] }, "pR"), foul(3))).toBe(false);
+    expect(canRuleIntentional(ref, foul(3, { kind: "points" }))).toBe(false);
+    expect(canRuleIntentional(view({}, "pA"), foul(3))).toBe(false);
   });
 });

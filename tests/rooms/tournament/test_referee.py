@@ -352,3 +352,43 @@ def test_a_suspension_keeps_the_earlier_finished_results(t):
     # but d plays no more
     out = t.handle(ORG, {"t": "start"}, 1000.0)
     assert "d" not in events(out, "session_started")[0].msg["tables"][0]["players"]
+
+
+def far_hand(away):
+    return {"tiles": [0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 28, 29, 30], "drawn": 31, "melds": [], "from_ready": away}
+
+
+def test_intentional_false_win_is_the_referees_ruling_with_the_hand_as_evidence(t):
+    # R98 第十四条6: 有意诈和 (two or more tiles from ready) is 取消比赛资格; the table settled it as
+    # 诈和, and the referee, seeing the hand, rules on intent: 停赛 for the rest of the tournament.
+    out = offence(t, "c", 1, kind="false_win", points=60, foul="false_win", evidence=far_hand(3))
+    (rec,) = t.sanctions.records
+    assert rec["evidence"] == far_hand(3)
+    # the evidence (concealed tiles) reaches the player and the referee, not the organiser
+    notes = events(out, "sanction")
+    assert [(n.to, n.msg["sanction"]["evidence"] is not None) for n in notes] == [(["c", REF], True), ([ORG], False)]
+    assert [s["evidence"] for s in t.view(ORG)["sanctions"]] == [None]
+    assert [s["evidence"] for s in t.view(REF)["sanctions"]] == [far_hand(3)]
+    assert [s["evidence"] for s in t.view("c")["sanctions"]] == [far_hand(3)]
+    rejected(t, "c", {"t": "intentional_false_win", "sanction": rec["id"]}, E.NOT_REFEREE)
+    rejected(t, ORG, {"t": "intentional_false_win", "sanction": rec["id"]}, E.NOT_REFEREE)
+    out = t.handle(REF, {"t": "intentional_false_win", "sanction": rec["id"], "reason": "declared on a bare hand"},
+                   300.0)
+    ruling = t.sanctions.records[-1]
+    assert (ruling["kind"], ruling["player"], ruling["offence"], ruling["table"], ruling["hand"]) == (
+        "suspend", "c", "intentional_false_win", "1-1", 1)
+    assert "有意诈和" in ruling["reason"] and "declared on a bare hand" in ruling["reason"]
+    assert commands(out, "1-1") == [{"t": "substitute", "player": seat(t, "c")}]
+    rejected(t, REF, {"t": "intentional_false_win", "sanction": rec["id"]}, E.SUSPENDED)
+
+
+def test_an_intentional_false_win_needs_a_hand_two_tiles_from_ready(t):
+    offence(t, "c", 1, kind="false_win", points=60, foul="false_win", evidence=far_hand(1))  # 诈和 only
+    offence(t, "d", 1, kind="false_win", points=60, foul="false_win")  # no evidence
+    offence(t, "a", 1, kind="false_win", points=60, foul="false_win", evidence={"tiles": "junk"})
+    assert [r["evidence"] for r in t.sanctions.records] == [far_hand(1), None, None]
+    for sid in (1, 2, 3):
+        rejected(t, REF, {"t": "intentional_false_win", "sanction": sid}, E.BAD_SANCTION)
+    sanction(t, player="a", kind="warning", reason="x")
+    rejected(t, REF, {"t": "intentional_false_win", "sanction": 4}, E.NO_SANCTION)
+    rejected(t, REF, {"t": "intentional_false_win", "sanction": 99}, E.NO_SANCTION)

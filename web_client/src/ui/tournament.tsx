@@ -9,10 +9,11 @@ import type { Msg } from "../net";
 import { AppState, displayName } from "../state";
 import {
   CreateForm, POINT_LEVELS, SANCTION_KINDS, SEATINGS, SanctionRecord, SeatResult, SessionView, TableView,
-  TournamentView, buildConfig, canCancel, canCheckIn, canRegister, canStart, canUnregister, currentSession,
+  TournamentView, buildConfig, canCancel, canCheckIn, canRuleIntentional, canRegister, canStart, canUnregister, currentSession,
   datetimeLocal, findTable, formatStd, formatWhen, handInPlay, isOrganiser, isReferee, me, minutesUntil,
   myTable, openForSignUp, ownSanctions, pointsText, publicNotices, summaryNext,
 } from "../tournament";
+import { formatTiles } from "../tiles";
 import { useApp, useNow } from "./common";
 import { ROOM_TYPES, typeName } from "./lobby";
 
@@ -626,6 +627,15 @@ function RefSanction({ s, v, r, now }: { s: AppState; v: TournamentView; r: Sanc
     <li data-sanction={r.id} data-kind={r.kind} class={r.cancelled ? "cancelled" : ""}>
       <SanctionLine s={s} r={r} now={now} />
       {r.public && r.kind !== "notice" ? <span class="tag">{t("sPublicTag")}</span> : null}
+      {r.evidence ? (
+        <div class="small evidence" data-testid="evidence">
+          {t("evidenceHand", formatTiles(r.evidence.tiles), r.evidence.drawn === null ? "" : formatTiles([r.evidence.drawn]), r.evidence.from_ready)}
+          {canRuleIntentional(v, r) ? (
+            <button type="button" class="small-btn" data-action="rule-intentional"
+              onClick={() => void app.tournamentCmd(v.id, { t: "intentional_false_win", sanction: r.id })}>{t("ruleIntentional")}</button>
+          ) : null}
+        </div>
+      ) : null}
       {!r.cancelled && v.state !== "cancelled" ? (
         asking ? (
           <form class="row wrap cancel-form" onSubmit={submit}>
