@@ -19,7 +19,10 @@ repeat, every action the server acknowledged (``ok``) is in its room's log exact
 action is there twice, and every match either finished or belongs to a room that is still open; the
 server is then started once more and must restore every open room (it continues). RSS: sampled every
 few seconds; over the last server life (if it lasted ``--min-life`` seconds), after a warm-up, the
-median of its last fifth must be within ±10 % of the median of its first fifth.
+median of its last fifth must be within ±10 % of the median of its first fifth. The plateau of that life
+is reported too (judged only by the ±10 % rule): the highest RSS of its last third against the highest of
+its middle third, and when RSS first reached 95 % of the life's highest (for an hour-long run: does RSS
+level off, and by when). ``--smoke``: a few seconds, four tables, no kill (tests/bench has one).
 
 Exit status 0 when all of that holds and no protocol error was seen.
 """
@@ -129,6 +132,7 @@ async def soak(args, workdir: Path) -> dict:
         k = max(1, len(rest) // 5)
         first, last = statistics.median(rest[:k]), statistics.median(rest[-k:])
         rss_growth = 100.0 * (last - first) / first
+    level = plateau(rss)
     errors = dict(gen.errors)
     if problems:
         errors["server log ERROR lines"] = len(problems)
@@ -141,8 +145,29 @@ async def soak(args, workdir: Path) -> dict:
         "rate": args.rate, "faults": faults, "counts": dict(gen.counts), "errors": errors,
         "database": check, "rooms_restored_after": restored, "restore_problems": restore_problems[:5],
         "server_exit_on_sigterm": code, "rss_mib": [(round(t), round(r / 2**20, 1), lf) for t, r, lf in samples],
-        "rss_growth_pct_last_life": rss_growth, "wall_s": round(time.monotonic() - t_start, 1),
+        "rss_growth_pct_last_life": rss_growth, "rss_plateau": level, "wall_s": round(time.monotonic() - t_start, 1),
     }
+
+
+def plateau(rss: list[tuple[float, int]]) -> dict | None:
+    """Of one server life's RSS samples (seconds since the start of the run, bytes): the highest RSS of
+    the middle third and of the last third (by time), the growth between them, and the first time RSS
+    reached 95 % of the life's highest (seconds since the run's start and since the life's)."""
+    if len(rss) < 6:
+        return None
+    t0, t1 = rss[0][0], rss[-1][0]
+    third = (t1 - t0) / 3
+    middle = [r for t, r in rss if t0 + third <= t < t0 + 2 * third]
+    last = [r for t, r in rss if t >= t0 + 2 * third]
+    if not middle or not last:
+        return None
+    top = max(r for _, r in rss)
+    t95 = next(t for t, r in rss if r >= 0.95 * top)
+    mid_max, last_max = max(middle), max(last)
+    return {"life_start_s": round(t0), "life_s": round(t1 - t0), "max_mib": round(top / 2**20, 1),
+            "max_middle_third_mib": round(mid_max / 2**20, 1), "max_last_third_mib": round(last_max / 2**20, 1),
+            "last_vs_middle_pct": round(100.0 * (last_max - mid_max) / mid_max, 1),
+            "t95_s": round(t95), "t95_in_life_s": round(t95 - t0)}
 
 
 def show(r: dict) -> None:
@@ -161,6 +186,14 @@ def show(r: dict) -> None:
     g = r["rss_growth_pct_last_life"]
     print(f"  RSS               last life after warm-up: {'n/a' if g is None else f'{g:+.1f} %'}; samples (s, MiB, "
           f"life): {r['rss_mib'][:3]} ... {r['rss_mib'][-3:]}")
+    lv = r["rss_plateau"]
+    if lv is None:
+        print("  RSS plateau       n/a (too few samples in the last server life)")
+    else:
+        print(f"  RSS plateau       last server life {lv['life_s']} s (from {lv['life_start_s']} s): max of its middle "
+              f"third {lv['max_middle_third_mib']} MiB, of its last third {lv['max_last_third_mib']} MiB "
+              f"({lv['last_vs_middle_pct']:+.1f} %); 95 % of its max ({lv['max_mib']} MiB) reached at "
+              f"{lv['t95_s']} s ({lv['t95_in_life_s']} s into the life)")
     print(f"  errors            {sum(r['errors'].values())} {r['errors'] or ''}")
     print(f"  result            {'OK' if r['ok'] else 'FAILED'}")
 
@@ -201,7 +234,7 @@ def main(argv=None) -> int:
     ap.add_argument("--smoke", action="store_true", help="smallest sizes, a few seconds (tests/test_bench_smoke.py)")
     args = ap.parse_args(argv)
     if args.smoke:
-        args.minutes, args.tables, args.rate, args.kills, args.mass, args.sample_every = 0.1, 4, 10.0, 1, 1, 1.0
+        args.minutes, args.tables, args.rate, args.kills, args.mass, args.sample_every = 0.1, 4, 10.0, 0, 1, 0.5
     if not 0.1 <= args.minutes <= 600 or not 1 <= args.tables <= 2000 or not 0 < args.rate <= 100:
         ap.error("--minutes 0.1..600, --tables 1..2000, --rate 0..100")
     if not 0 <= args.kills <= 20 or not 0 <= args.mass <= 100 or args.drops_per_min < 0:
