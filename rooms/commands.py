@@ -13,6 +13,7 @@ from game.actions import to_dict as action_dict
 from rooms import errors as E
 from rooms.config import BOT_LEVELS, LOBBY, PLAYING
 from rooms.errors import NO_HAND, SUBSTITUTED, TABLE, RoomError
+from rooms.fields import BOOL, INT, MAP, TEXT, opt, req
 from rooms.invite import normalize
 
 
@@ -300,10 +301,13 @@ COMMANDS = {
     "add_bot": add_bot, "remove_bot": remove_bot, "kick": kick, "leave": leave, "host": host, "auto": auto,
     "act": act, "hint": hint,
 }
+# Each command's fields (rooms.fields): the server refuses a frame with others, or with a value of the
+# wrong type, as protocol/bad_field before the room sees it; the room refuses unknown ones too.
 FIELDS = {
-    "join": {"code", "seat"}, "watch": {"code"}, "sit": {"seat"}, "ready": {"ready"}, "rematch": set(),
-    "start": set(), "add_bot": {"seat", "level"}, "remove_bot": {"seat"}, "kick": {"player"}, "leave": set(),
-    "host": {"player"}, "auto": {"on"}, "act": {"action"}, "hint": {"on"},
+    "join": {"code": opt(TEXT), "seat": opt(INT)}, "watch": {"code": opt(TEXT)}, "sit": {"seat": req(INT)},
+    "ready": {"ready": opt(BOOL)}, "rematch": {}, "start": {}, "add_bot": {"seat": opt(INT), "level": opt(TEXT)},
+    "remove_bot": {"seat": req(INT)}, "kick": {"player": req(TEXT)}, "leave": {}, "host": {"player": req(TEXT)},
+    "auto": {"on": req(BOOL)}, "act": {"action": req(MAP)}, "hint": {"on": req(BOOL)},
 }
 SYSTEM = {"start": sys_start, "stop_win": sys_stop_win, "substitute": sys_substitute, "time_up": sys_time_up}
 SYSTEM_FIELDS = {"start": set(), "stop_win": {"player"}, "substitute": {"player"}, "time_up": {"finish_hand"}}

@@ -25,7 +25,7 @@ def command_check(command, checks: dict, fields: dict, error=RoomError, code: st
     check = checks.get(command["t"])
     if check is None:
         raise error(code, f"unknown {what} {command['t']!r}")
-    extra = set(command) - fields[command["t"]] - {"t"}
+    extra = set(command).difference(fields[command["t"]], ("t",))
     if extra:
         raise error(code, f"{command['t']}: unknown fields {sorted(extra)}")
     return check

@@ -33,7 +33,7 @@ from server.codec import BAD_FIELD, ProtocolError
 from server.conn import Conn, IdleTimer
 from server.http import make_process_request, parse_id
 from server.frames import (ALREADY_SIGNED_IN, BAD_NAME, BAD_TOKEN, IN_ROOM, NO_ROOM, NO_TOURNAMENT, NOT_QUEUED,
-                           QUEUED, TOO_MANY, Frames, _fields)
+                           QUEUED, TOO_MANY, Frames)
 from server.roomtask import RoomTask, next_item, storage_changed
 from server.store import Store
 from server.tournaments import TournamentTask
@@ -305,7 +305,6 @@ class App(Frames):
         if conn.player is not None:
             raise ProtocolError(ALREADY_SIGNED_IN, "this connection is signed in")
         if msg["t"] == "guest":
-            _fields(msg, "name")
             try:
                 name = accounts.clean_name(msg.get("name"))
             except ValueError as e:
@@ -320,7 +319,6 @@ class App(Frames):
                     if "UNIQUE" not in str(e):
                         raise
         else:
-            _fields(msg, "token")
             token = msg.get("token")
             if not accounts.valid_token(token):
                 raise ProtocolError(BAD_TOKEN, "a token is 32 hex digits")
@@ -346,7 +344,6 @@ class App(Frames):
     # -- rooms ---------------------------------------------------------------------------------
 
     async def create(self, conn: Conn, msg: dict, req: tuple) -> None:
-        _fields(msg, "config")
         pid = conn.player
         self._not_busy(pid)
         cfg = msg.get("config", {})
@@ -434,7 +431,6 @@ class App(Frames):
     # -- tournaments ---------------------------------------------------------------------------
 
     async def create_tournament(self, conn: Conn, msg: dict, req: tuple) -> None:
-        _fields(msg, "config")
         pid = conn.player
         cfg = msg.get("config")
         if not isinstance(cfg, dict):

@@ -11,7 +11,7 @@ from collections import deque
 from rooms.errors import RoomError
 from rooms.invite import normalize
 from rooms.types import ROOM_TYPES
-from server import codec
+from server import codec, schema
 from server.codec import BAD_FIELD, UNKNOWN_TYPE, ProtocolError
 from server.conn import Conn, IdleTimer
 from server.roomtask import CHAT_MAX, RoomTask
@@ -36,13 +36,6 @@ CHAT_TOO_FAST = "chat/too_fast"
 CHAT_BAD = "chat/bad_text"
 NO_TOURNAMENT = "lobby/no_tournament"
 TOO_MANY = "lobby/too_many_tournaments"
-
-# Commands the server hands to the player's room as they are (rooms.room validates their fields).
-ROOM_COMMANDS = frozenset(("sit", "ready", "start", "add_bot", "remove_bot", "kick", "leave", "host", "act",
-                           "auto", "rematch", "hint"))
-LOBBY_COMMANDS = frozenset(("guest", "resume", "ping", "rooms", "create", "join", "watch", "quick",
-                            "quick_cancel", "snapshot", "chat", "tournaments", "tournament",
-                            "tournament_create", "tournament_cmd"))
 
 # Queue items of rooms and tournaments that a frame put there: (kind, player, conn, req, ...).
 ASKED = frozenset(("cmd", "handled", "snapshot", "chat", "follow"))
@@ -193,32 +186,30 @@ class Frames:
         """Handle a message; returns the coroutine that finishes it when it must wait (a sign-in,
         creating a room or a tournament, a closed tournament read back), else None."""
         t = msg["t"]
+        if t not in schema.COMMANDS:
+            raise ProtocolError(UNKNOWN_TYPE, f"unknown message type {t!r}")
+        schema.check(msg)  # protocol/bad_field: unknown fields, wrong types, missing ones
         if t == "ping":
             self.reply(conn, req, {"t": "pong"})
             return None
         if t in ("guest", "resume"):
             return self.sign_in(conn, msg, req)
-        if t not in LOBBY_COMMANDS and t not in ROOM_COMMANDS:
-            raise ProtocolError(UNKNOWN_TYPE, f"unknown message type {t!r}")
         pid = conn.player
         if pid is None:
             raise ProtocolError(NOT_SIGNED_IN, 'sign in first: {"t": "guest", "name": ...}')
         task = self.where.get(pid)
-        if t in ROOM_COMMANDS:
+        if t in schema.ROOM_COMMANDS:
             if not isinstance(task, RoomTask):
                 raise ProtocolError(NOT_IN_ROOM, "you are not in a room")
             task.put(("cmd", pid, conn, req, msg))
         elif t == "rooms":
-            _fields(msg)
             rooms = [r.summary for r in self.rooms.values() if r.summary is not None]
             self.reply(conn, req, {"t": "rooms", "rooms": rooms[:100]})
         elif t == "snapshot":
-            _fields(msg)
             if not isinstance(task, RoomTask):
                 raise ProtocolError(NOT_IN_ROOM, "you are not in a room")
             task.put(("snapshot", pid, conn, req))
         elif t == "chat":
-            _fields(msg, "text")
             text = msg.get("text")
             if not isinstance(text, str) or not text.strip() or len(text) > CHAT_MAX:
                 raise ProtocolError(CHAT_BAD, f"text: 1 to {CHAT_MAX} characters")
@@ -232,7 +223,6 @@ class Frames:
         elif t == "create":
             return self.create(conn, msg, req)
         elif t in ("join", "watch"):
-            _fields(msg, "room", "code", "seat")
             self._not_busy(pid, allow=task)
             target = self._find(msg)
             if isinstance(task, RoomTask) and task is not target:
@@ -240,39 +230,28 @@ class Frames:
             cmd = {k: v for k, v in msg.items() if k != "room"}
             target.put(("cmd", pid, conn, req, cmd))
         elif t == "quick":
-            _fields(msg, "type", "bots", "wait")
             room_type = msg.get("type", "guobiao")
             if room_type not in ROOM_TYPES:
                 raise ProtocolError(BAD_FIELD, f"type: one of {sorted(ROOM_TYPES)}")
             bots = msg.get("bots", True)
-            if type(bots) is not bool:
-                raise ProtocolError(BAD_FIELD, "bots: true or false")
             wait = msg.get("wait", self.settings.quick_wait)
-            if type(wait) is not int and type(wait) is not float or not 0 <= wait <= 600:
+            if not 0 <= wait <= 600:
                 raise ProtocolError(BAD_FIELD, "wait: seconds, 0 to 600")
             self._not_busy(pid)
             self.quick_queue.put_nowait(("quick", pid, conn, req, room_type, float(wait) if bots else None))
         elif t == "quick_cancel":
-            _fields(msg)
             self.quick_queue.put_nowait(("cancel", pid, conn, req))
         elif t == "tournaments":
-            _fields(msg)
             items = sorted(self.tournaments.values(), key=lambda x: x.summary.get("next_start") or 0)
             self.reply(conn, req, {"t": "tournaments", "tournaments": [x.summary for x in items][:100]})
         elif t == "tournament_create":
             return self.create_tournament(conn, msg, req)
         elif t == "tournament":
-            _fields(msg, "tournament")
             if msg.get("tournament") not in self.tournaments:
                 return self._closed_tournament(conn, req, msg.get("tournament"))
             self.follow(pid, self._tournament(msg), conn, req)
         elif t == "tournament_cmd":
-            _fields(msg, "tournament", "cmd")
-            task = self._tournament(msg)
-            cmd = msg.get("cmd")
-            if not isinstance(cmd, dict) or not isinstance(cmd.get("t"), str):
-                raise ProtocolError(BAD_FIELD, "cmd: a map with a string t")
-            task.put(("cmd", pid, conn, req, cmd))
+            self._tournament(msg).put(("cmd", pid, conn, req, msg["cmd"]))
 
     def _tournament(self, msg: dict) -> TournamentTask:
         tid = msg.get("tournament")
@@ -307,11 +286,3 @@ class Frames:
         if task is None or task.closed:
             raise ProtocolError(NO_ROOM, "no such room")
         return task
-
-
-def _fields(msg: dict, *allowed: str) -> None:
-    extra = set(msg) - {"t", *allowed}
-    if extra:
-        raise ProtocolError(BAD_FIELD, f"{msg['t']}: unknown fields {sorted(extra)}")
-
-

@@ -18,6 +18,7 @@ import random
 from dataclasses import dataclass, field
 
 from rooms.errors import command_check
+from rooms.fields import BOOL, INT, TEXT, opt, req
 from rooms.tournament import errors as E
 from rooms.tournament.config import TournamentConfig
 from rooms.tournament.effects import Notify, OpenTable, TableCommand
@@ -610,12 +611,16 @@ _COMMANDS = {
     "accept_referee": referees.cmd_accept_referee,
     "cancel": Tournament._cmd_cancel,
 }
+# Each command's fields (rooms.fields), checked by the server before the tournament sees the command.
 _FIELDS = {
-    "register": {"team"}, "unregister": set(), "checkin": set(), "start": set(),
-    "sanction": {"player", "kind", "points", "reason", "table", "hand", "public"},
-    "cancel_sanction": {"sanction", "reason"}, "referee": {"player"}, "accept_referee": set(), "cancel": {"reason"},
-    "intentional_false_win": {"sanction", "reason", "public"},
+    "register": {"team": opt(TEXT)}, "unregister": {}, "checkin": {}, "start": {},
+    "sanction": {"player": opt(TEXT), "kind": req(TEXT), "points": opt(INT), "reason": req(TEXT),
+                 "table": opt(TEXT), "hand": opt(INT), "public": opt(BOOL)},
+    "cancel_sanction": {"sanction": req(INT), "reason": req(TEXT)}, "referee": {"player": req(TEXT)},
+    "accept_referee": {}, "cancel": {"reason": opt(TEXT)},
+    "intentional_false_win": {"sanction": req(INT), "reason": opt(TEXT), "public": opt(BOOL)},
 }
+COMMAND_FIELDS = _FIELDS
 _EVENTS = {
     "hand_result": Tournament._ev_hand_result, "match_result": Tournament._ev_match_result,
     "offence": Tournament._ev_offence,
