@@ -249,20 +249,20 @@ def _legal(s: HandState, seat: int) -> tuple:
     return tuple(out)
 
 
-def auto_action(state: HandState, seat: int):
+def auto_action(state: HandState, seat: int, win: bool = True):
     """What the server plays for an absent or timed-out seat (托管, decisions.md item 14): win if it
-    can, otherwise discard the drawn tile (the rightmost tile after a claim) and pass on claims. The
-    room logs it as an ordinary action."""
+    can (and ``win``: a tournament's 托管 never wins), otherwise discard the drawn tile (the rightmost
+    tile after a claim) and pass on claims. The room logs it as an ordinary action."""
     legal = legal_actions(state, seat)
     if not legal:
         return None
     if state.phase == CLAIM:
         w = state.claim
         how = judge.ROB if w.kind == ROB_CLAIM else judge.DISCARD
-        if WIN in legal and judge.can_win(state, seat, w.tile, how):
+        if win and WIN in legal and judge.can_win(state, seat, w.tile, how):
             return WIN
         return claims.PASS
-    if WIN in legal and judge.can_win(state, seat, state.drawn, judge.SELF):
+    if win and WIN in legal and judge.can_win(state, seat, state.drawn, judge.SELF):
         return WIN
     tile = state.drawn if state.drawn is not None else state.concealed[seat][-1]
     return DISCARDS[tile]

@@ -501,7 +501,7 @@ class Room(RoomMessages):
             if not (m.phase == gm.PLAYING and m.hand.phase == HAND_CLAIM and m.seq == w.seq
                     and p in gm.pending(m)):
                 break  # the game has decided (e.g. a 和 with priority)
-            action = w.answers.get(p) or auto_action(m.hand, m.seat_of(p))
+            action = w.answers.get(p) or auto_action(m.hand, m.seat_of(p), win=not self.table)
             m, ev = gm.step(m, p, with_seq(action, m.seq))
             self.actions.append((p, action))
             events += ev
@@ -674,14 +674,14 @@ class Room(RoomMessages):
         return {"k": "act", "player": p, "action": action_dict(action), "by": why}
 
     def _takeover(self, p: int):
-        """decisions.md item 14: win if it can, else discard the drawn tile, pass on claims."""
+        """decisions.md item 14: win if it can (not at a table, tournament.md §4.3), else discard, pass."""
         w = self.window
         m = self.match
         if w is not None:
-            return auto_action(m.hand, m.seat_of(p)) if w.options[p] else PASS
+            return auto_action(m.hand, m.seat_of(p), win=not self.table) if w.options[p] else PASS
         if m.phase == gm.BETWEEN:
             return CONTINUE
-        return auto_action(m.hand, m.seat_of(p))
+        return auto_action(m.hand, m.seat_of(p), win=not self.table)  # a table's 托管 never wins
 
     def _bot_action(self, p: int):
         """The bot's choice from its own view only, or None if it chose nothing legal (or failed)."""

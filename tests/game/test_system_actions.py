@@ -316,3 +316,10 @@ def test_random_stop_wins_never_let_a_blocked_seat_win_and_replay(seed):
     assert stopped and canonical(M.replay(rules, log, seed=seed)) == canonical(m)
     assert windows > 0
     assert len(M.replay_hands(rules, log, seed=seed)) == 4
+
+
+def test_a_tournaments_托管_never_wins():
+    # auto_action(win=False): the substitute for an absent player at a tournament table (tournament.md §4.3)
+    t = Table([WINS_AT_ONCE, "", "", ""], rules=ANY)
+    assert WIN in t.legal(0) and auto_action(t.state, 0) == WIN
+    assert type(auto_action(t.state, 0, win=False)).__name__ == "Discard"

@@ -8,6 +8,9 @@ from game.actions import PASS, Win, from_dict
 from game.codec import canonical
 from game.rules import Rules
 from game.shanten import shanten
+from game.state import WIN, auto_action, legal_actions
+from tests.game.scenario import Table
+from tests.game.test_system_actions import WINS_AT_ONCE
 from rooms.config import RoomConfig
 from rooms.errors import RoomError
 from rooms.room import Room
@@ -457,3 +460,19 @@ def test_a_false_win_reports_the_hand_as_evidence():
     assert ev["from_ready"] == shanten(standing, 0) >= 1
     assert off["foul"] == "false_win"
     run.check_replay()
+
+
+def test_a_checked_in_player_who_never_sits_down_is_played_by_a_substitute_that_never_wins():
+    # tournament.md §4.3: in a tournament the stand-in for an absent player cannot win (as for a
+    # forfeit). alice never connects: 托管 plays her seat; given a hand that wins at once, it discards.
+    run = Run(table(("alice", None, None, None), hands=1))
+    run.system({"t": "start"})
+    room = run.room
+    p = 0
+    win_now = Table([WINS_AT_ONCE, "", "", ""], rules=Rules(flowers=False, min_fan=0)).state
+    room.match.hand = win_now
+    seat = room.match.seat_of(p)
+    assert seat == 0 and WIN in legal_actions(win_now, seat)
+    assert type(room._takeover(p)).__name__ == "Discard"
+    # outside a tournament 托管 still wins (decisions.md item 14)
+    assert auto_action(win_now, seat) == WIN
