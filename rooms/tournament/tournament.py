@@ -28,9 +28,9 @@ from rooms.tournament.sanctions import (
     SYSTEM,
     Sanctions,
     copy,
-    ladder_points,
 )
-from rooms.tournament import lateness
+from rooms.tournament import lateness, table_events
+from rooms.tournament.table_events import OFFENCES
 from rooms.tournament import referee as referees
 from rooms.tournament.referee import text as _text
 from rooms.tournament.seating import meetings, seat_tables
@@ -39,7 +39,6 @@ from rooms.tournament.report import BASE
 from rooms.tournament.standard import standings, team_standings
 
 from rooms.tournament.states import CANCELLED, DONE, FINISHED, PENDING, PLAYING, REGISTERING, RUNNING, WAITING
-OFFENCES = ("timeout", "false_win")
 _MAX_TEXT = referees.MAX_TEXT
 _MAX_STEPS = 10_000  # automatic entries in one call; more is a bug
 
@@ -543,65 +542,6 @@ class Tournament:
         reason = _text(cmd, "reason", _MAX_TEXT, required=False) or "cancelled by the organiser"
         return [{"k": "cancel", "by": pid, "reason": reason}]
 
-    # ------------------------------------------------------------------------------------------
-    # Table events
-
-    def _ev_hand_result(self, t: Table, ev: dict, now: float) -> list[dict]:
-        rec = _hand(ev.get("record"))
-        if rec["hand"] in t.hands:
-            return []  # delivered twice (a server retry): already recorded
-        return [{"k": "hand", "table": t.key, "record": rec}]
-
-    def _ev_match_result(self, t: Table, ev: dict, now: float) -> list[dict]:
-        rec = ev.get("record")
-        if not isinstance(rec, dict):
-            raise TournamentError(E.BAD_EVENT, "match_result needs a record")
-        hands = rec.get("hands", [])
-        if not isinstance(hands, list):
-            raise TournamentError(E.BAD_EVENT, "match_result: hands must be a list")
-        missing = [h for h in map(_hand, hands) if h["hand"] not in t.hands]
-        return [{"k": "table_end", "table": t.key, "hands": missing}]
-
-    def _ev_offence(self, t: Table, ev: dict, now: float) -> list[dict]:
-        seat, kind, hand = ev.get("player"), ev.get("kind"), ev.get("hand")
-        if type(seat) is not int or not 0 <= seat <= 3 or kind not in OFFENCES or type(hand) is not int or hand < 0:
-            raise TournamentError(E.BAD_EVENT, f"bad offence {ev!r}")
-        pid = t.seats[seat]
-        if pid is None or seat in t.subs:
-            return []  # a bot's offence: nobody to sanction
-        hand += 1  # the room counts hands from 0 (rooms/records.py); R98's 盘 from 1
-        count = ev.get("count")  # the room's numbering of this offence in the hand: it makes resends harmless
-        if type(count) is int and self.sanctions.reported(pid, t.key, hand, kind, count):
-            return []
-        count = count if type(count) is int else None
-        if kind == "false_win":
-            # 错和/诈和 (R98 第十四条6): the table already made the transfer; a record only
-            paid, foul = ev.get("points"), ev.get("foul")
-            what = f"false win ({foul})" if isinstance(foul, str) else "false win"
-            paid = f", paid {paid}" if type(paid) is int else ""
-            return [self._system_sanction("false_win", pid, session=t.session, table=t.key, hand=hand,
-                                          offence=kind, reported=count, reason=f"{what}{paid}: settled at the table",
-                                          evidence=referees.evidence(ev.get("evidence")))]
-        # Our decision: R98 第十四条 3/4/5's ladder applies to automatic offences, per hand and kind.
-        n = self.sanctions.occurrences(pid, t.key, hand, kind) + 1
-        points = ladder_points(n)
-        what = "warning" if points == 0 else f"-{points}"
-        return [self._system_sanction("offence", pid, session=t.session, table=t.key, hand=hand, offence=kind,
-                                      points=points, reported=count, reason=f"{kind} #{n} in hand {hand}: {what}")]
-
-
-def _hand(rec) -> dict:
-    """The part of a rooms.records.hand_record the tournament keeps, with the hand counted from 1."""
-    if not isinstance(rec, dict):
-        raise TournamentError(E.BAD_EVENT, f"a hand record is a dict, got {rec!r}")
-    deltas, n = rec.get("deltas"), rec.get("hand")
-    if (not isinstance(deltas, list) or len(deltas) != 4 or any(type(d) is not int for d in deltas)
-            or type(n) is not int or n < 0):
-        raise TournamentError(E.BAD_EVENT, f"a hand record needs hand and four int deltas, got {rec!r}")
-    return {"hand": n + 1, "deltas": list(deltas), "void": bool(rec.get("void", False)),
-            "winner": rec.get("winner"), "discarder": rec.get("discarder"),
-            "self_drawn": bool(rec.get("self_drawn", False)), "total": rec.get("total", 0)}
-
 
 _COMMANDS = {
     "register": Tournament._cmd_register, "unregister": Tournament._cmd_unregister,
@@ -622,8 +562,8 @@ _FIELDS = {
 }
 COMMAND_FIELDS = _FIELDS
 _EVENTS = {
-    "hand_result": Tournament._ev_hand_result, "match_result": Tournament._ev_match_result,
-    "offence": Tournament._ev_offence,
+    "hand_result": table_events.hand_result, "match_result": table_events.match_result,
+    "offence": table_events.offence,
 }
 _APPLY = {
     "create": Tournament._apply_create, "register": Tournament._apply_register,
