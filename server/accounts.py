@@ -5,6 +5,8 @@ from __future__ import annotations
 import secrets
 import unicodedata
 
+from rooms import text as policy
+
 NAME_MIN, NAME_MAX = 1, 20
 _NAME_PUNCT = set(" _-.'·")
 TOKEN_BYTES = 16  # 128 bits from the OS's CSPRNG
@@ -17,15 +19,12 @@ CODE_LENGTH = 6
 def clean_name(name) -> str:
     """The name as stored, or ``ValueError`` saying what is wrong.
 
-    NFC-normalised; letters (any script, so 张三 works), digits, marks and `` _-.'·``; no leading,
-    trailing or doubled spaces; 1..20 characters. Control, format and symbol characters are refused
-    so a name cannot hide text direction tricks or fake another player's name.
+    The text policy for names first (rooms/text.py: NFC; no control, direction, invisible or
+    blank-looking characters; at most 4 combining marks on a letter); then letters (any script, so
+    张三 works), digits, marks and `` _-.'·`` only; no leading, trailing or doubled spaces; 1..20
+    characters. Format and symbol characters are refused so a name cannot fake another player's.
     """
-    if not isinstance(name, str):
-        raise ValueError("a name is a string")
-    name = unicodedata.normalize("NFC", name)
-    if not NAME_MIN <= len(name) <= NAME_MAX:
-        raise ValueError(f"a name has {NAME_MIN} to {NAME_MAX} characters")
+    name = policy.name(name, NAME_MAX)  # the text policy every user-supplied string follows
     if name != name.strip() or "  " in name:
         raise ValueError("no leading, trailing or doubled spaces in a name")
     for ch in name:

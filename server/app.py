@@ -25,6 +25,7 @@ from rooms.invite import new_code
 from rooms.quickmatch import QuickMatch
 from rooms.records import json_seed
 from rooms.room import Room
+from rooms.text import disambiguate
 from rooms.tournament.config import TournamentConfig
 from rooms.tournament.series import Series
 from rooms.tournament.tournament import Tournament
@@ -562,7 +563,8 @@ class App(Frames):
             return None
         t = await asyncio.to_thread(Tournament.replay, entries)
         view = t.view(None)
-        view["names"] = await self.display_names(set(t.participants()))
+        names = await self.display_names(set(t.participants()))
+        view["names"] = disambiguate({i: names[i] for i in t.participants() if i in names})
         return _keep(self.closed_views, code, view)
 
     async def _closed_tournament(self, conn: Conn, req: tuple, code) -> None:

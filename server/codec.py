@@ -108,6 +108,8 @@ def _check(x, depth: int) -> None:
     if tx is str:
         if len(x) > MAX_STR:
             raise ProtocolError(BAD_MESSAGE, f"strings are at most {MAX_STR} characters")
+        if not x.isascii():
+            _unicode(x)
         return
     if depth >= MAX_DEPTH:
         raise ProtocolError(BAD_MESSAGE, f"messages nest at most {MAX_DEPTH} levels")
@@ -123,6 +125,8 @@ def _check(x, depth: int) -> None:
         for k, v in x.items():
             if type(k) is not str:
                 raise ProtocolError(BAD_MESSAGE, "map keys are strings")
+            if not k.isascii():
+                _unicode(k)
             _check(v, depth + 1)
         return
     if tx is float:  # seconds (timers) may have fractions, as the server sends them; NaN and ±inf never
@@ -130,6 +134,14 @@ def _check(x, depth: int) -> None:
             raise ProtocolError(BAD_MESSAGE, "numbers are finite")
         return
     raise ProtocolError(BAD_MESSAGE, f"values of type {tx.__name__} are not allowed")
+
+
+def _unicode(x: str) -> None:
+    """JSON's ``\\ud800`` escapes decode to lone surrogates, which no reply or push could encode."""
+    try:
+        x.encode()
+    except UnicodeEncodeError:
+        raise ProtocolError(BAD_MESSAGE, "strings are valid Unicode (no lone surrogates)") from None
 
 
 _pack = msgpack.Packer(use_bin_type=True).pack  # packb builds a Packer per call: a third slower

@@ -9,6 +9,7 @@ import logging
 from collections import deque
 
 from rooms.errors import RoomError
+from rooms import text as policy
 from rooms.invite import normalize
 from rooms.types import ROOM_TYPES
 from server import codec, schema
@@ -210,11 +211,10 @@ class Frames:
                 raise ProtocolError(NOT_IN_ROOM, "you are not in a room")
             task.put(("snapshot", pid, conn, req))
         elif t == "chat":
-            text = msg.get("text")
-            if not isinstance(text, str) or not text.strip() or len(text) > CHAT_MAX:
-                raise ProtocolError(CHAT_BAD, f"text: 1 to {CHAT_MAX} characters")
-            if any(ord(c) < 32 for c in text):
-                raise ProtocolError(CHAT_BAD, "no control characters in chat")
+            try:
+                text = policy.clean(msg["text"], CHAT_MAX, "a chat line")  # rooms/text.py
+            except ValueError as e:
+                raise ProtocolError(CHAT_BAD, str(e)) from None
             if not isinstance(task, RoomTask):
                 raise ProtocolError(NOT_IN_ROOM, "you are not in a room")
             if not conn.chat.take(self.loop.time()):

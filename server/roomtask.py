@@ -27,6 +27,7 @@ from rooms.config import RoomConfig
 from rooms.errors import RoomError
 from rooms.records import json_seed
 from rooms.room import PLAYING, Room, match_seed
+from rooms.text import disambiguate
 from server import codec, fair
 from server.taskfail import Failures
 from server.store import STORAGE, StorageError
@@ -384,8 +385,9 @@ class RoomTask:
             self.summary["names"] = self._names_of(self.summary["seats"], ())
 
     def _names_of(self, seats, spectators) -> dict:
+        """Player id -> the name shown: names that look alike are numbered, seat order first (rooms/text.py)."""
         ids = [s["id"] for s in seats if s is not None] + list(spectators)
-        return {i: self.names[i] for i in ids if i in self.names}
+        return disambiguate({i: self.names[i] for i in ids if i in self.names})
 
     def _named(self, info: dict) -> dict:
         return {**info, "names": self._names_of(info["seats"], info.get("spectators", ()))}
@@ -467,7 +469,8 @@ class RoomTask:
         if pid not in self.members:
             self.app.reply(conn, req, codec.error("lobby/not_in_room", "you are not in a room"))
             return
-        msg = {"t": "chat", "room": self.id, "from": pid, "name": conn.name, "text": text}
+        shown = self._names_of(self.room.info(False)["seats"], sorted(self.members)).get(pid, conn.name)
+        msg = {"t": "chat", "room": self.id, "from": pid, "name": shown, "text": text}
         for m in self.members:
             self.app.deliver(m, msg)
         self.app.reply(conn, req, {"t": "ok"})

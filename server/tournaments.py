@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from rooms.tournament import effects as fx
 from rooms.tournament.errors import TournamentError
+from rooms.text import disambiguate
 from rooms.tournament.tournament import Tournament
 from server import codec
 from server.roomtask import next_item, table_report
@@ -152,7 +153,7 @@ class TournamentTask:
         """The core's view for ``pid`` with ``names`` (player id -> display name); the organiser and
         the referee also get each table's room and invite code, to watch it."""
         v = self.t.view(pid)
-        v["names"] = {i: self.names[i] for i in self.t.participants() if i in self.names}
+        v["names"] = disambiguate({i: self.names[i] for i in self.t.participants() if i in self.names})
         if pid in (self.t.organiser, self.t.referee):
             v["rooms"] = {}
             for key, room in self.tables.items():

@@ -8,6 +8,7 @@ tournament they referee, and naming an account other than the organiser needs it
 
 from __future__ import annotations
 
+from rooms import text as policy
 from rooms.tournament import errors as E
 from rooms.tournament.errors import TournamentError
 from rooms.tournament.sanctions import LEVELS, REFEREE_KINDS
@@ -16,13 +17,15 @@ from rooms.tournament.states import CANCELLED
 MAX_TEXT = 500
 
 
-def text(cmd: dict, name: str, limit: int, required: bool) -> str | None:
+def text(cmd: dict, name: str, limit: int, required: bool, check=policy.clean) -> str | None:
+    """A text field of a command, under the one text policy (rooms/text.py; ``policy.name`` for names)."""
     v = cmd.get(name)
     if v is None and not required:
         return None
-    if not isinstance(v, str) or not 1 <= len(v.strip()) <= limit or len(v) > limit:
-        raise TournamentError(E.BAD_COMMAND, f"{name} must be text of 1..{limit} characters, got {v!r}")
-    return v
+    try:
+        return check(v, limit, name)
+    except ValueError as e:
+        raise TournamentError(E.BAD_COMMAND, f"{e}, got {v!r}") from None
 
 
 def cmd_referee(tour, pid, cmd, now):

@@ -17,6 +17,7 @@ import math
 import random
 from dataclasses import dataclass, field
 
+from rooms import text as policy
 from rooms.errors import command_check
 from rooms.fields import BOOL, INT, TEXT, opt, req
 from rooms.tournament import errors as E
@@ -99,6 +100,10 @@ class Tournament:
                 raise ValueError(f"{name} must be a non-empty string")
         if not isinstance(secret, bytes) or len(secret) < 16:
             raise ValueError("secret: at least 16 random bytes from the server")
+        try:  # the one text policy (rooms/text.py), for new tournaments: replayed logs keep their names
+            policy.name(config.name, 60, "a tournament's name")
+        except ValueError as e:
+            raise TournamentError(E.BAD_CONFIG, str(e)) from None
         t = cls()
         # The organiser referees by default; another account named here referees once it accepts.
         offer = {} if referee == organiser else {"offer": referee}
@@ -510,7 +515,7 @@ class Tournament:
 
     def _cmd_register(self, pid, cmd, now):
         self._before_start(now, E.CLOSED)
-        team = _text(cmd, "team", 40, required=False)
+        team = _text(cmd, "team", 40, required=False, check=policy.name)
         if pid in self.players:
             raise TournamentError(E.ALREADY_REGISTERED, "already registered")
         if len(self.players) >= self.config.max_players:
