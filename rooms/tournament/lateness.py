@@ -10,6 +10,9 @@ from __future__ import annotations
 from rooms.tournament import errors as E
 from rooms.tournament.errors import TournamentError
 from rooms.tournament.sanctions import lateness
+from rooms.tournament.states import DONE
+
+SEAT_EVENTS = ("seats", "seated")  # table events about who has taken their seat
 
 
 def due_start(tour, s) -> float:
@@ -85,6 +88,68 @@ def cmd_checkin(tour, pid, cmd, now):
     return entries
 
 
+def seated(tour, t, ev: dict, now: float) -> list[dict]:
+    """``{"t": "seats", "taken": [seat, ...]}``: from now on the server reports seat-taking at this
+    table, and these seats are taken; ``{"t": "seated", "player": seat}``: that seat's player took it.
+    The seed counts lateness from the announced start until the player arrives, and a player who
+    checked in but is not at the table has not arrived: taking the seat later tops their lateness up
+    to the tier it reached (警告 and −10, −20, or 自动弃权)."""
+    if ev["t"] == "seats":
+        taken, watch = ev.get("taken"), True
+        if not isinstance(taken, list) or any(type(x) is not int or not 0 <= x <= 3 for x in taken):
+            raise TournamentError(E.BAD_EVENT, f"seats: taken is a list of seats, got {ev!r}")
+    else:
+        seat, watch = ev.get("player"), False
+        if type(seat) is not int or not 0 <= seat <= 3:
+            raise TournamentError(E.BAD_EVENT, f"seated: player is a seat, got {ev!r}")
+        taken = [seat]
+    new = sorted({x for x in taken if x not in t.seated and t.seats[x] is not None})
+    if not new and (t.watched or not watch):
+        return []
+    entries = [{"k": "seated", "table": t.key, "seats": new, "watch": watch}]
+    if watch:
+        return entries  # taken when the table opened: there at the start
+    s = tour.sessions[t.session - 1]
+    for x in new:
+        pid = t.seats[x]
+        if x not in t.subs and tour._present(s, pid):  # not checked in yet: the check-in will count
+            entries += _top_up(tour, pid, s, t, now)
+    return entries
+
+
+def _top_up(tour, pid: str, s, t, now: float) -> list[dict]:
+    """The late records still due when ``pid`` arrives at ``now``, given those the session has."""
+    kind, points = lateness(s.start, now)
+    had = tour.sanctions.late_points(pid, s.index)
+    if kind is None or tour.sanctions.forfeited(pid, s.index):
+        return []
+    if kind == "forfeit":
+        return [tour._system_sanction("forfeit", pid, session=s.index, table=t.key,
+                                      reason="took the seat more than 15 minutes after the start")]
+    if points <= had:
+        return []
+    minutes, secs = divmod(int(now - s.start), 60)
+    late = f"took the seat {minutes}:{secs:02d} after the start"
+    out = []
+    if points == 10:  # 迟到10分钟内，警告一次并罚扣10分
+        out.append(tour._system_sanction("warning", pid, session=s.index, table=t.key,
+                                         reason=f"{late}: warning (R98 第十三条(二)1)"))
+    total = "" if had == 0 else f", -{points} in all"
+    out.append(tour._system_sanction("late", pid, points=points - had, session=s.index, table=t.key,
+                                     reason=f"{late}: -{points - had}{total} (R98 第十三条(二)1)"))
+    return out
+
+
+def unseated(tour, t) -> list[int]:
+    """Seats at a table whose seat-taking is reported, played now by 托管 because their player checked
+    in (or needs no check-in) and has not sat down."""
+    if not t.watched or t.state == DONE:
+        return []
+    s = tour.sessions[t.session - 1]
+    return [i for i, p in enumerate(t.seats) if p is not None and i not in t.subs and i not in t.seated
+            and tour._present(s, p)]
+
+
 def opens(tour, s, now: float) -> bool:
     """Check-in for pending session ``s``: from checkin_before before its start; an unscheduled one
     as soon as no session is being played."""
@@ -93,4 +158,4 @@ def opens(tour, s, now: float) -> bool:
     return tour._current() is None
 
 
-__all__ = ["due_start", "pressed_start", "late_entries", "cmd_checkin", "opens"]
+__all__ = ["SEAT_EVENTS", "seated", "unseated", "due_start", "pressed_start", "late_entries", "cmd_checkin", "opens"]

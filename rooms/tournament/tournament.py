@@ -63,6 +63,8 @@ class Table:
     hands: dict = field(default_factory=dict)  # 1-based hand -> {"deltas", "void", "winner", ...}
     time_up: bool = False
     last_hand: int | None = None  # after time is called: the hand that was in play (none after it)
+    watched: bool = False  # the server reports who has taken their seat (table event "seats")
+    seated: set = field(default_factory=set)  # seats whose player has taken them
 
     def seat_of(self, player: str) -> int | None:
         return self.seats.index(player) if player in self.seats else None
@@ -145,14 +147,15 @@ class Tournament:
         return out + self._run(now)
 
     def table_event(self, table_key: str, event: dict, now: float) -> list:
-        """What a table room reported (forwarded by the server): hand_result, match_result, offence."""
+        """What a table room reported (forwarded by the server): hand_result, match_result, offence,
+        seats, seated."""
         now = max(now, self.last_now)
         table = self.tables.get(table_key)
         if table is None:
             raise TournamentError(E.NO_TABLE, f"no table {table_key!r}")
-        if not isinstance(event, dict) or event.get("t") not in ("hand_result", "match_result", "offence"):
+        if not isinstance(event, dict) or event.get("t") not in _EVENTS:
             raise TournamentError(E.BAD_EVENT, f"unknown table event {event!r}")
-        if table.state == WAITING:
+        if table.state == WAITING and event["t"] not in lateness.SEAT_EVENTS:
             raise TournamentError(E.BAD_EVENT, f"table {table_key} has not started")
         if table.state == DONE and event["t"] != "offence":
             return []  # delivered again after the table finished (a server catching up): already known
@@ -177,7 +180,7 @@ class Tournament:
                 times.append(nxt.scheduled if nxt is not None else None)
             else:
                 for t in cur.tables:
-                    if t.state == WAITING and self._absent(t):
+                    if t.state == WAITING and self._absent(t) or t.state != DONE and lateness.unseated(self, t):
                         # strictly after 15 min: arriving at 15:00 exactly is still "late" (R98)
                         times.append(math.nextafter(cur.start + LATE_LIMIT, math.inf))
                     if t.state == PLAYING and self.config.time_limit and not t.time_up:
@@ -306,6 +309,12 @@ class Tournament:
         return [TableCommand(t.key, {"t": "time_up", "finish_hand": finish}),
                 self._notify("all", "time_up", table=t.key, finish_hand=finish)]
 
+    def _apply_seated(self, e, now):
+        t = self.tables[e["table"]]
+        t.watched = t.watched or e["watch"]
+        t.seated.update(e["seats"])
+        return []
+
     def _apply_hand(self, e, now):
         t = self.tables[e["table"]]
         rec = e["record"]
@@ -374,6 +383,11 @@ class Tournament:
                     return [{"k": "substitute", "table": t.key, "seat": seat, "why": "suspended"}]
                 if self.sanctions.forfeited(pid, cur.index):
                     return [{"k": "substitute", "table": t.key, "seat": seat, "why": "forfeit"}]
+            unseated = lateness.unseated(self, t)
+            if unseated and now > cur.start + LATE_LIMIT:
+                # checked in but never sat down: late until the seat is taken, so past 15 min 自动弃权
+                return [self._system_sanction("forfeit", t.seats[unseated[0]], session=cur.index, table=t.key,
+                                              reason="checked in, but did not take the seat within 15 minutes")]
             if t.state == WAITING:
                 absent = self._absent(t)
                 if not absent:
@@ -568,7 +582,7 @@ _FIELDS = {
 COMMAND_FIELDS = _FIELDS
 _EVENTS = {
     "hand_result": table_events.hand_result, "match_result": table_events.match_result,
-    "offence": table_events.offence,
+    "offence": table_events.offence, "seats": lateness.seated, "seated": lateness.seated,
 }
 _APPLY = {
     "create": Tournament._apply_create, "register": Tournament._apply_register,
@@ -578,7 +592,7 @@ _APPLY = {
     "sanction": Tournament._apply_sanction, "cancel_sanction": Tournament._apply_cancel_sanction,
     "session_start": Tournament._apply_session_start, "table_start": Tournament._apply_table_start,
     "substitute": Tournament._apply_substitute, "time_up": Tournament._apply_time_up,
-    "hand": Tournament._apply_hand, "table_end": Tournament._apply_table_end,
+    "hand": Tournament._apply_hand, "seated": Tournament._apply_seated, "table_end": Tournament._apply_table_end,
     "session_end": Tournament._apply_session_end, "finish": Tournament._apply_finish,
 }
 

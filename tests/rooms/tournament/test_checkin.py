@@ -1,6 +1,8 @@
 """Check-in and lateness driven through handle/tick with an injected clock (R98 第十三条(二)1:
 up to 10 min late: warning and -10; up to 15 min: -20; later: 自动弃权, 局分 0)."""
 
+import math
+
 import pytest
 
 from rooms.tournament import TournamentError
@@ -229,3 +231,62 @@ def test_a_forfeiting_seat_ranks_last_at_its_table_whatever_the_numbers():
     seats = {r["player"]: r for r in t.view(None)["sessions"][0]["tables"][0]["seats"]}
     assert (seats["a"]["score"], seats["c"]["score"], seats["d"]["score"]) == (-20, 0, 0)
     assert {p: seats[p]["std12"] for p in P} == {"b": 48, "a": 24, "c": 6, "d": 6}
+
+
+def seats_reported(t, taken, now):
+    return t.table_event("1-1", {"t": "seats", "taken": taken}, now)
+
+
+def test_a_player_who_checks_in_and_never_sits_down_is_late_until_they_take_the_seat():
+    # 宣布比赛后迟到: lateness counts from the announced start until the player arrives, and a player
+    # who checked in but is not at the table has not arrived (托管 plays the seat meanwhile).
+    t = scheduled()
+    arrive_all_but(t, None)
+    t.tick(START)
+    assert t.tables["1-1"].state == "playing"
+    d = t.tables["1-1"].seat_of("d")
+    seats_reported(t, [i for i in range(4) if i != d], START + 1)
+    assert t.next_deadline() == math.nextafter(START + 900, math.inf)
+    t.table_event("1-1", {"t": "seated", "player": d}, START + 300)
+    assert [(r["kind"], r["points"], r["player"]) for r in t.sanctions.records] == [("warning", 0, "d"), ("late", 10, "d")]
+    t.table_event("1-1", {"t": "seated", "player": d}, START + 800)  # a reconnection: nothing more
+    assert len(t.sanctions.records) == 2
+    play(t, "1-1", [{}, {}], START + 3000)
+    seats = {r["player"]: r for r in t.view(REF)["sessions"][0]["tables"][0]["seats"]}
+    assert seats["d"]["score"] == 490
+
+
+def test_a_late_check_in_is_topped_up_when_the_seat_is_taken_later_still():
+    t = scheduled()
+    arrive_all_but(t, "d")
+    t.tick(START)
+    d = t.tables["1-1"].seat_of("d")
+    seats_reported(t, [i for i in range(4) if i != d], START + 1)
+    t.handle("d", {"t": "checkin"}, START + 200)  # -10 and a warning
+    t.table_event("1-1", {"t": "seated", "player": d}, START + 700)  # sat down at 11:40: -20 in all
+    assert [(r["kind"], r["points"]) for r in t.sanctions.records] == [("warning", 0), ("late", 10), ("late", 10)]
+    assert t.sanctions.late_points("d", 1) == 20
+
+
+def test_a_checked_in_player_not_seated_fifteen_minutes_after_the_start_forfeits():
+    t = scheduled()
+    arrive_all_but(t, None)
+    t.tick(START)
+    d = t.tables["1-1"].seat_of("d")
+    seats_reported(t, [i for i in range(4) if i != d], START + 1)
+    assert t.tick(START + 900) == []
+    out = t.tick(START + 901)
+    assert [(r["kind"], r["player"]) for r in t.sanctions.records] == [("forfeit", "d")]
+    assert commands(out, "1-1") == [{"t": "substitute", "player": d}]
+    assert t.table_event("1-1", {"t": "seated", "player": d}, START + 1000) == []  # too late: the bot keeps it
+
+
+def test_seats_are_not_counted_unless_the_server_reports_them():
+    t = scheduled()
+    arrive_all_but(t, None)
+    t.tick(START)
+    t.tick(START + 2000)
+    assert t.sanctions.records == []
+    with pytest.raises(TournamentError) as err:
+        t.table_event("1-1", {"t": "seated", "player": 7}, START + 2001)
+    assert err.value.code == E.BAD_EVENT
