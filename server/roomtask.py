@@ -261,6 +261,7 @@ class RoomTask:
                 conn.snapshot_due = None
                 return
             await self.commit(room.connect(pid, now))
+            self._took_seat(pid)
             self.send_snapshot(pid, conn, None)
             return
         if kind == "disconnect":
@@ -316,11 +317,19 @@ class RoomTask:
                 await self.commit(out)
                 if cmd["t"] in ("join", "watch") and pid in self.members:
                     self.send_snapshot(pid, conn, None)
+                    self._took_seat(pid)
                 self.app.reply(conn, req, {"t": "ok"})
             finally:
                 conn.uncork()
             return
         raise AssertionError(f"unknown room task item {item!r}")  # pragma: no cover
+
+    def _took_seat(self, pid: str) -> None:
+        """A tournament table's player connected or joined it: they took their seat (lateness counts
+        until then, docs/tournaments.md); the tournament ignores it after the first time."""
+        room = self.room
+        if self.tournament is not None and pid in room.table_players and room.members[pid].seat is not None:
+            self.tournament[0].report(self.tournament[1], {"t": "seated", "player": room.table_players.index(pid)})
 
     async def commit(self, out: list) -> None:
         """Persist the room's new entries (and what they mean for matches), then send ``out``."""

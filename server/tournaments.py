@@ -131,6 +131,9 @@ class TournamentTask:
         for e in effects:
             if isinstance(e, fx.OpenTable):
                 self.app.seat_table(tasks[e.table], e)
+                # who is at the table as it opens; the room reports the others as they take their seats
+                taken = [i for i, p in enumerate(e.players) if p is not None and p in self.app.conns]
+                self.put(("table", e.table, {"t": "seats", "taken": taken}))
             elif isinstance(e, fx.TableCommand):
                 room = self.app.rooms.get(self.tables.get(e.table, ""))
                 if room is None:

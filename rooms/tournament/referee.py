@@ -194,4 +194,5 @@ def cmd_cancel_sanction(tour, pid, cmd, now):
     return [{"k": "cancel_sanction", "sanction": sid, "by": pid, "reason": reason}]
 
 
-__all__ = ["text", "evidence", "cmd_intentional_false_win", "INTENT_FROM_READY", "cmd_referee", "cmd_accept_referee", "on_register", "cmd_sanction", "cmd_cancel_sanction", "where"]
+__all__ = ["text", "evidence", "cmd_intentional_false_win", "INTENT_FROM_READY", "cmd_referee",
+           "cmd_accept_referee", "on_register", "cmd_sanction", "cmd_cancel_sanction", "where"]

@@ -384,3 +384,34 @@ async def test_a_named_referee_accepts_over_the_wire_and_a_referee_never_plays(t
         assert r["code"] == "tournament/referee_plays", r
     finally:
         await stop(server)
+
+
+async def test_a_player_who_checks_in_and_sits_down_late_is_late_until_then(tmp_path):
+    # 宣布比赛后迟到: P3 checks in on time but is offline when the table opens; 托管 (which never wins
+    # at a table) plays the seat, and P3 is late until they take it.
+    server = await start(str(tmp_path / "t.db"))
+    try:
+        ref = await server.client(name="Referee")
+        ps = [await server.client(name=f"P{i}") for i in range(4)]
+        begin = int(server.app.now()) + 2
+        r = await ref.request({"t": "tournament_create", "config": {"name": "Cup", "hands": 1, "starts": [begin]}})
+        tid = r["tournament"]["id"]
+        for c in ps:
+            for cmd in ("register", "checkin"):
+                assert (await c.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": cmd}}))["t"] == "ok"
+        await ps[3].close()
+        for c in ps[:3]:
+            await c.wait_for(lambda m: m.get("t") == "table", timeout=15)
+        v = await wait_view(ref, lambda v: v["sessions"][0]["tables"] and v["sessions"][0]["tables"][0]["state"] == "playing")
+        assert v["sanctions"] == []
+        ttask = server.app.tournaments[tid]
+        real = server.app.now
+        ttask.clock = lambda: real() + LATE  # 5.5 minutes after the start, on the tournament's clock
+        back = await server.client()
+        r = await back.request({"t": "resume", "token": ps[3].token})
+        assert r["t"] == "welcome", r
+        v = await wait_view(ref, lambda v: any(s["kind"] == "late" for s in v["sanctions"]))
+        assert [(s["kind"], s["points"], s["player"]) for s in v["sanctions"]] == [
+            ("warning", 0, ps[3].player), ("late", 10, ps[3].player)]
+    finally:
+        await stop(server)
