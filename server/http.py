@@ -12,7 +12,7 @@ import json
 import mimetypes
 from http import HTTPStatus
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote
 
 from websockets.datastructures import Headers
 from websockets.http11 import Response
@@ -93,7 +93,8 @@ def make_process_request(app):
     """The hook for ``serve``: ``app`` answers ``api(path) -> (status, obj)``."""
 
     async def process_request(connection, request):
-        path = unquote(urlsplit(request.path).path)
+        # The target's path: urlsplit would read "//[x" as a network location and raise.
+        path = unquote(request.path.partition("?")[0].partition("#")[0])
         if path == WS_PATH:
             if not app.admit_address(connection):
                 return response(429, b"too many connections from your address\n", "text/plain; charset=utf-8")

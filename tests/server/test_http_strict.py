@@ -33,12 +33,12 @@ def test_http_ids_parsed_strictly():
 
 async def test_http_ids_parsed_strictly_superscript_digit_is_404_not_500(server):
     for path in (b"/api/matches/%C2%B2", b"/api/matches/%E2%91%A0", b"/api/matches/%D9%A1",
-                 b"/api/matches/1%00", b"/api/tournaments/%00"):
+                 b"/api/matches/1%00", b"/api/tournaments/%00", b"//[x", b"//[::1/api/health"):
         status = await asyncio.to_thread(raw_get, server.port, path)
         assert status in (400, 404), (path, status)
 
 
-ROUTES = ["/", "/index.html", "/ws", "/api/", "/api/health", "/api/rooms", "/api/tournaments",
+ROUTES = ["/", "//", "//[", "/index.html", "/ws", "/api/", "/api/health", "/api/rooms", "/api/tournaments",
           "/api/tournaments/", "/api/matches/", "/api/matches/1", "/assets/", "/../"]
 # Bytes a request target may carry as they are, and others that must be percent-encoded.
 SAFE = string.ascii_letters + string.digits + "-._~!$&'()*+,;=:@/?#%"
