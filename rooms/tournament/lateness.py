@@ -117,6 +117,13 @@ def seated(tour, t, ev: dict, now: float) -> list[dict]:
     return entries
 
 
+def apply_seated(tour, e, now):
+    t = tour.tables[e["table"]]
+    t.watched = t.watched or e["watch"]
+    t.seated.update(e["seats"])
+    return []
+
+
 def _top_up(tour, pid: str, s, t, now: float) -> list[dict]:
     """The late records still due when ``pid`` arrives at ``now``, given those the session has."""
     kind, points = lateness(s.start, now)
@@ -158,4 +165,4 @@ def opens(tour, s, now: float) -> bool:
     return tour._current() is None
 
 
-__all__ = ["SEAT_EVENTS", "seated", "unseated", "due_start", "pressed_start", "late_entries", "cmd_checkin", "opens"]
+__all__ = ["SEAT_EVENTS", "seated", "apply_seated", "unseated", "due_start", "pressed_start", "late_entries", "cmd_checkin", "opens"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 from rooms import text as policy
 from rooms.tournament import errors as E
 from rooms.tournament.errors import TournamentError
-from rooms.tournament.sanctions import LEVELS, REFEREE_KINDS
+from rooms.tournament.sanctions import LEVELS, REFEREE_KINDS, copy
 from rooms.tournament.states import CANCELLED
 
 MAX_TEXT = 500
@@ -180,6 +180,18 @@ def cmd_intentional_false_win(tour, pid, cmd, now):
              "offence": "intentional_false_win"}]
 
 
+def sanction_notes(tour, rec: dict, event: str) -> list:
+    """A sanction to its audience; its evidence (a hand's tiles) only to the player and the referee."""
+    to = tour._audience(rec)
+    if rec["evidence"] is None:
+        return [tour._notify(to, event, sanction=copy(rec))]
+    assert to != "all", "a record with evidence is never public"
+    full = [x for x in to if x in (rec["player"], tour.referee)]
+    out = [tour._notify(full, event, sanction=copy(rec))]
+    rest = [x for x in to if x not in full]
+    return out + ([tour._notify(rest, event, sanction=copy(rec, False))] if rest else [])
+
+
 def cmd_cancel_sanction(tour, pid, cmd, now):
     tour._referee(pid)
     if tour.state == CANCELLED:
@@ -195,4 +207,5 @@ def cmd_cancel_sanction(tour, pid, cmd, now):
 
 
 __all__ = ["text", "evidence", "cmd_intentional_false_win", "INTENT_FROM_READY", "cmd_referee",
-           "cmd_accept_referee", "on_register", "cmd_sanction", "cmd_cancel_sanction", "where"]
+           "cmd_accept_referee", "on_register", "cmd_sanction", "cmd_cancel_sanction", "where",
+           "sanction_notes"]

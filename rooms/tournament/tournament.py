@@ -28,7 +28,6 @@ from rooms.tournament.sanctions import (
     LATE_LIMIT,
     SYSTEM,
     Sanctions,
-    copy,
 )
 from rooms.tournament import lateness, table_events
 from rooms.tournament.table_events import OFFENCES
@@ -253,7 +252,7 @@ class Tournament:
                                  points=e["points"], session=e["session"], table=e["table"], hand=e["hand"],
                                  public=e["public"], offence=e["offence"], reported=e["reported"],
                                  evidence=e.get("evidence"))
-        out = self._sanction_notes(rec, "sanction")
+        out = referees.sanction_notes(self, rec, "sanction")
         if rec["kind"] == "stop_win":
             t = self.tables[rec["table"]]
             out.append(TableCommand(t.key, {"t": "stop_win", "player": t.seat_of(rec["player"])}))
@@ -261,18 +260,8 @@ class Tournament:
 
     def _apply_cancel_sanction(self, e, now):
         rec = self.sanctions.cancel(e["sanction"], e["by"], now, e["reason"])
-        return self._sanction_notes(rec, "sanction_cancelled")
+        return referees.sanction_notes(self, rec, "sanction_cancelled")
 
-    def _sanction_notes(self, rec: dict, event: str) -> list:
-        """A sanction to its audience; its evidence (a hand's tiles) only to the player and the referee."""
-        to = self._audience(rec)
-        if rec["evidence"] is None:
-            return [self._notify(to, event, sanction=copy(rec))]
-        assert to != "all", "a record with evidence is never public"
-        full = [x for x in to if x in (rec["player"], self.referee)]
-        out = [self._notify(full, event, sanction=copy(rec))]
-        rest = [x for x in to if x not in full]
-        return out + ([self._notify(rest, event, sanction=copy(rec, False))] if rest else [])
 
     def _apply_session_start(self, e, now):
         s = self.sessions[e["session"] - 1]
@@ -308,12 +297,6 @@ class Tournament:
         finish = self.config.time_up == "finish"
         return [TableCommand(t.key, {"t": "time_up", "finish_hand": finish}),
                 self._notify("all", "time_up", table=t.key, finish_hand=finish)]
-
-    def _apply_seated(self, e, now):
-        t = self.tables[e["table"]]
-        t.watched = t.watched or e["watch"]
-        t.seated.update(e["seats"])
-        return []
 
     def _apply_hand(self, e, now):
         t = self.tables[e["table"]]
@@ -486,8 +469,8 @@ class Tournament:
         return report.results(self)
 
     def standings(self) -> list[dict]:
-        """Every player by R98 第十一条 with our tie-breaks. 停赛 bars a player from continuing only:
-        their finished results stay (the other players' 标准分 were counted with them), marked suspended."""
+        """Every player by R98 第十一条 with our tie-breaks. 停赛 (旨在禁止违规者继续参加当前比赛) bars a player
+        from continuing only: their finished results stay (they counted for others' 标准分), marked."""
         suspended = {p for p in self.players if self.sanctions.suspended(p)}
         return standings(list(self.players), self.results(), suspended)
 
@@ -592,7 +575,7 @@ _APPLY = {
     "sanction": Tournament._apply_sanction, "cancel_sanction": Tournament._apply_cancel_sanction,
     "session_start": Tournament._apply_session_start, "table_start": Tournament._apply_table_start,
     "substitute": Tournament._apply_substitute, "time_up": Tournament._apply_time_up,
-    "hand": Tournament._apply_hand, "seated": Tournament._apply_seated, "table_end": Tournament._apply_table_end,
+    "hand": Tournament._apply_hand, "seated": lateness.apply_seated, "table_end": Tournament._apply_table_end,
     "session_end": Tournament._apply_session_end, "finish": Tournament._apply_finish,
 }
 

@@ -145,6 +145,7 @@ export interface TournamentPlayer {
   team: string | null;
   order: number;
   status: "active" | "suspended" | string;
+  warnings?: number; // 警告 on record (the system's lateness warning included)
   checked_in: boolean;
   table: string | null;
 }
