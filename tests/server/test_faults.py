@@ -149,6 +149,29 @@ async def test_disk_full_pauses_every_room_and_play_resumes_with_nothing_lost(se
     caplog.clear()
 
 
+async def test_stopping_while_writes_are_held_back_does_not_hang(server, caplog):
+    """A server stopped while the disk stays full stops at once: the rooms waiting for their writes are
+    cancelled and the writes dropped (nobody saw them)."""
+    import random
+
+    [c], task = await bot_table(server, "Stuck")
+    m = await host_to_discard(server, [c], task, random.Random(6))
+    store = server.app.store
+
+    def full_disk(batch):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    store._write_batch_sync = full_disk
+    legal, seq = prompt(m)
+    await c.send({"t": "act", "action": {**legal[0], "seq": seq}})
+    await c.wait_for(lambda x: x.get("code") == "server/storage", timeout=5)
+    assert store._pending
+    await asyncio.wait_for(server.app.stop(), 10)
+    assert not store._pending
+    assert "closing with 1 writes not made" in caplog.text
+    caplog.clear()
+
+
 @pytest.mark.parametrize("how", ["removed", "replaced"])
 async def test_a_database_file_removed_or_replaced_under_the_server_stops_actions(server, caplog, how):
     """The database file's inode is checked: once it is gone or another file took its place, every
@@ -171,6 +194,7 @@ async def test_a_database_file_removed_or_replaced_under_the_server_stops_action
         os.replace(other, db)
     legal, seq = prompt(m)
     action = next(a for a in legal if a["a"] == "discard")
+    r_token = cs[1].token
     r = await cs[0].request({"t": "act", "action": {**action, "seq": seq}})
     assert r["t"] == "error" and r["code"] == "server/storage" and f"was {how}" in r["message"]
     for c in cs:
@@ -180,6 +204,8 @@ async def test_a_database_file_removed_or_replaced_under_the_server_stops_action
     await asyncio.sleep(0.3)
     r = await cs[1].request({"t": "ready"})
     assert r["code"] == "server/storage" and task.n == n and task.id in server.app.rooms
+    cs[1] = await server.client()  # a player may still resume, and waits with the room
+    assert (await cs[1].request({"t": "resume", "token": r_token}))["t"] == "welcome"
     os.replace(keep, db)  # the operator puts it back
     for c in cs:
         await c.wait_for(lambda x: x.get("t") == "snapshot" and "re" not in x, timeout=5)
@@ -213,7 +239,6 @@ def test_an_unwritable_database_at_start_exits_non_zero_with_one_line(tmp_path, 
         if os.geteuid() == 0:
             pytest.skip("root writes to read-only files")
         sqlite3.connect(db).close()
-        assert cli_main(["backup", str(tmp_path / "unused.db"), "--db", str(db)]) == 2  # no schema yet
         db.chmod(0o444)
         tmp_path.chmod(0o555)
     try:
@@ -261,3 +286,6 @@ def test_backup_never_creates_an_empty_database(tmp_path, capsys):
     assert cli_main(["backup", str(tmp_path / "b.db"), "--db", str(tmp_path / "missing.db")]) == 2
     assert not (tmp_path / "missing.db").exists() and not (tmp_path / "b.db").exists()
     assert capsys.readouterr().err.startswith("backup: no database at")
+    sqlite3.connect(tmp_path / "other.db").close()  # a database, but not the server's
+    assert cli_main(["backup", str(tmp_path / "b.db"), "--db", str(tmp_path / "other.db")]) == 2
+    assert "not a Guobiao database" in capsys.readouterr().err and not (tmp_path / "b.db").exists()
