@@ -40,6 +40,7 @@ class Seat:
         self.n = 0  # the last room message number seen: a gap means ask for a snapshot
         self.answered = None  # (seq, clock.decision) last answered: prompts repeat at the same seq
         self.wall = None  # tiles left in the wall, counted from the events
+        self.room_seat = self.game_seat = None
         self.frames: list[dict] = []  # room messages since the last (re)connect, for the resume check
         self.pushes: asyncio.Queue = asyncio.Queue()  # handled in order by one task, which may await replies
         self.resume_url = None  # set: resume once the first hand is over
@@ -54,6 +55,8 @@ class Seat:
     async def read(self) -> None:
         async for data in self.ws:
             msg = json.loads(data) if isinstance(data, str) else msgpack.unpackb(data)
+            if msg["t"] == "snapshot":
+                self.room_seat = msg["you"]["seat"]
             if "rseq" in msg:  # a room message: numbered 1, 2, 3... on this connection
                 self.frames.append(msg)
                 if msg.get("n") != self.n + 1:
@@ -68,7 +71,13 @@ class Seat:
 
     async def work(self) -> None:
         while True:
-            await self.on_push(await self.pushes.get())
+            msg = await self.pushes.get()
+            try:
+                await self.on_push(msg)
+            except Exception as e:  # a message the document did not prepare us for: stop, say which
+                self.stats["errors client"] += 1
+                print(f"{self.name}: {e!r} handling {str(msg)[:300]}", file=sys.stderr)
+                self.done.set()
 
     async def send(self, msg: dict) -> None:
         if self.rate:  # the server's rate limit: 10 frames a second on average
@@ -105,10 +114,14 @@ class Seat:
 
     async def event(self, ev: dict) -> None:
         t = ev["t"]
-        if t == "start":
+        if t == "hand_start":  # events number game seats; seats[game seat] = room seat
+            self.game_seat = ev["seats"].index(self.room_seat)
+        elif t == "start":
             self.wall = ev["wall"]
         elif t == "deal":
             self.wall -= ev["count"]
+            if "tiles" in ev:  # only our own deal shows its tiles
+                self.stats["seat checks" if ev["seat"] == self.game_seat else "seat check FAILURES"] += 1
         elif t == "draw" or t == "flower" and ev["source"] != "deal":
             self.wall -= 1  # a flower drawn from the wall or as a replacement has no draw event
         elif t == "hand_end":
