@@ -73,3 +73,11 @@ def test_protocol_action_examples_are_actions():
         action = from_dict(json.loads(r[2].strip("`")))
         names.add(action.name)
     assert names == {"discard", "win", "concealed_kong", "added_kong", "chow", "pung", "pass", "continue"}
+
+
+def test_protocol_seat_changes_are_the_match_scheme():
+    from game.match import SEAT_SCHEME
+
+    text = " ".join(_section("Seats: room seats and game seats").split())
+    found = re.findall(r"room seat (\d) (?:sits )?at (?:game seat )?(\d), (\d), (\d), (\d)", text)
+    assert {int(p): tuple(map(int, seats)) for p, *seats in found} == dict(enumerate(SEAT_SCHEME))
