@@ -228,6 +228,24 @@ def serve_once(db: Path, timeout: float = 20) -> subprocess.CompletedProcess:
                           cwd=ROOT, capture_output=True, text=True, timeout=timeout)
 
 
+def read_only(db: Path) -> bool:
+    """Make the database file unwritable: immutable for root (whom permissions do not stop), read-only
+    (file and folder) for anybody else. False if this machine cannot."""
+    if os.geteuid() == 0:
+        return subprocess.run(["chattr", "+i", str(db)], capture_output=True).returncode == 0
+    db.chmod(0o444)
+    db.parent.chmod(0o555)
+    return True
+
+
+def writable_again(db: Path) -> None:
+    if os.geteuid() == 0:
+        subprocess.run(["chattr", "-i", str(db)], capture_output=True)
+    else:
+        db.parent.chmod(0o755)
+        db.chmod(0o644)
+
+
 @pytest.mark.parametrize("what", ["directory", "not_a_database", "parent_is_a_file", "read_only"])
 def test_an_unwritable_database_at_start_exits_non_zero_with_one_line(tmp_path, what):
     """The server does not start on a database it cannot use: it exits at once (aiosqlite's thread does
@@ -240,16 +258,17 @@ def test_an_unwritable_database_at_start_exits_non_zero_with_one_line(tmp_path, 
     elif what == "parent_is_a_file":
         (tmp_path / "file").write_text("x")
         db = tmp_path / "file" / "g.db"
-    else:
-        if os.geteuid() == 0:
-            pytest.skip("root writes to read-only files")
-        sqlite3.connect(db).close()
-        db.chmod(0o444)
-        tmp_path.chmod(0o555)
+    else:  # a database the server made, no longer writable
+        async def make():
+            await (await Store.open(db)).close()
+        asyncio.run(make())
+        if not read_only(db):
+            pytest.skip("cannot make a file read-only here (chattr)")
     try:
         r = serve_once(db)
     finally:
-        tmp_path.chmod(0o755)
+        if what == "read_only":
+            writable_again(db)
     assert r.returncode != 0 and r.stdout == ""
     lines = r.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("serve: cannot use the database"), r.stderr
