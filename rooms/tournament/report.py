@@ -66,8 +66,10 @@ def view(tour, player_id: str | None) -> dict:
         t = tour._table_of(p.id)
         players.append({"id": p.id, "team": p.team, "order": p.order,
                         "status": "suspended" if tour.sanctions.suspended(p.id) else "active",
-                        # 警告 on record (R98 第十三条1: a second offence may be punished harder)
-                        "warnings": sum(1 for _ in tour.sanctions.active("warning", p.id)),
+                        # 警告 on record (R98 第十三条1: a second offence may be punished harder), as far
+                        # as the viewer may see them
+                        "warnings": sum(1 for r in tour.sanctions.active("warning", p.id)
+                                        if everything or r["public"] or p.id == player_id),
                         "checked_in": target is not None and tour._present(target, p.id),
                         "table": None if t is None else t.key})
     sessions = []

@@ -265,6 +265,7 @@ export const STRINGS = {
   playersList: ["参赛选手", "Players"],
   noPlayers: ["还没有人报名", "Nobody has registered yet"],
   kind_warning: ["警告", "Warning"],
+  warningsN: ["警告 ×{0}", "warned ×{0}"],
   kind_points: ["罚分", "Penalty points"],
   kind_stop_win: ["停和", "No win this hand"],
   kind_suspend: ["停赛", "Suspension"],

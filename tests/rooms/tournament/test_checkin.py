@@ -203,7 +203,8 @@ def test_late_within_ten_minutes_is_a_warning_and_minus_ten():
     assert (late["kind"], late["points"], late["player"]) == ("late", 10, "d")
     assert warning["table"] == late["table"] == "1-1" and warning["session"] == late["session"] == 1
     assert [n.msg["sanction"]["kind"] for n in events(out, "sanction")] == ["warning", "late"]
-    assert t.view(REF)["players"][3]["warnings"] == 1
+    assert t.view(REF)["players"][3]["warnings"] == t.view("d")["players"][3]["warnings"] == 1
+    assert t.view("a")["players"][3]["warnings"] == t.view(None)["players"][3]["warnings"] == 0  # not public
     # cancelling the points leaves the warning standing
     t.handle(REF, {"t": "cancel_sanction", "sanction": late["id"], "reason": "clock wrong"}, START + 400)
     assert [r["kind"] for r in t.sanctions.active(player="d")] == ["warning"]

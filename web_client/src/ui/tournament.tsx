@@ -352,6 +352,7 @@ function Players({ s, v }: { s: AppState; v: TournamentView }) {
               <span class="name">{pname(s, p.id)}</span>
               {p.team ? <span class="tag">{p.team}</span> : null}
               {p.status === "suspended" ? <span class="tag warn">{t("suspendedTag")}</span> : null}
+              {p.warnings ? <span class="tag warn" data-testid="warnings" title={t("kind_warning")}>{t("warningsN", p.warnings)}</span> : null}
               {v.config.checkin_required && v.state !== "finished" && v.state !== "cancelled"
                 ? (p.checked_in ? <span class="ok small">✓ {t("checkedIn")}</span> : <span class="muted small">{t("notCheckedIn")}</span>)
                 : null}
