@@ -80,11 +80,10 @@ class Seat:
                 self.done.set()
 
     async def send(self, msg: dict) -> None:
-        if self.rate:  # the server's rate limit: 10 frames a second on average
-            wait = self.last_send + 1 / self.rate - time.monotonic()
-            if wait > 0:
-                await asyncio.sleep(wait)
-            self.last_send = time.monotonic()
+        if self.rate:  # the server's rate limit: 10 frames a second on average (a slot each, in order)
+            now = time.monotonic()
+            self.last_send = max(now, self.last_send + 1 / self.rate)
+            await asyncio.sleep(self.last_send - now)
         await self.ws.send(json.dumps(msg) if self.encoding == "json" else msgpack.packb(msg))
 
     async def request(self, msg: dict, push: bool = False) -> dict:
