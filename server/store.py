@@ -22,8 +22,8 @@ from pathlib import Path
 
 import aiosqlite
 
-from server.store_sql import (STORAGE, StorageError, _effect_sync, _file_id, _insert_rows, _rollback_sync,
-                              _storage_fault, _transaction, _writes, dumps, token_hash)
+from server.store_sql import (STORAGE, StorageError, dumps, effect_sync, file_id, guarded_write, insert_rows,
+                              rollback_sync, storage_fault, token_hash, transaction)
 
 __all__ = ["STORAGE", "Store", "StorageError", "dumps", "token_hash"]
 
@@ -58,7 +58,7 @@ class Store:
         self.fault: str | None = None
         self.on_fault: Callable[[str | None], None] | None = None
         self._retry_in = self.RETRY_FIRST
-        self._file_id = _file_id(path)  # the database file's (device, inode) when it was opened
+        self.file_id = file_id(path)  # the database file's (device, inode) when it was opened
 
     @classmethod
     async def open(cls, path: str | Path) -> Store:
@@ -95,7 +95,7 @@ class Store:
             version = await store.migrate()
             # A write now, so that a database that opens but cannot be written fails here, not at the
             # first action (user_version is rewritten with its own value).
-            with _transaction(log_con):
+            with transaction(log_con):
                 log_con.execute(f"PRAGMA user_version={version}").fetchall()
         except BaseException as e:
             if log_con is not None:
@@ -149,7 +149,7 @@ class Store:
 
     # players
 
-    @_writes
+    @guarded_write
     async def add_player(self, player_id: str, token: str, name: str) -> None:
         now = time.time()
         await self.db.execute(
@@ -181,7 +181,7 @@ class Store:
 
     # rooms and their logs
 
-    @_writes
+    @guarded_write
     async def add_room(self, code: str, config: dict, created_by: str | None, entries: list) -> int:
         """A new room and the first entries of its log, together."""
         room_id = await self._in_thread(self._add_room_sync, code, config, created_by, entries)
@@ -191,7 +191,7 @@ class Store:
     def _add_room_sync(self, code: str, config: dict, created_by: str | None, entries: list) -> int:
         con = self.db._conn
         now = time.time()
-        with _transaction(con):
+        with transaction(con):
             # Row ids only grow (nothing is deleted): the room's rows will all come after the last one.
             cur = con.execute("INSERT INTO rooms (code, config, created_by, created_at, log_from)"
                               " VALUES (?, ?, ?, ?, (SELECT COALESCE(MAX(id), 0) + 1 FROM actions))",
@@ -287,7 +287,7 @@ class Store:
             try:
                 results = self._write_batch_sync([b[:4] for b in batch])
             except Exception as e:  # the commit failed: none of them landed
-                if _storage_fault(e):
+                if storage_fault(e):
                     problem = f"the database cannot be written ({e})"
                 results = [e] * len(batch)
         if problem is not None:
@@ -316,12 +316,12 @@ class Store:
         Writes to a removed file would land in a file nobody can open again: a restart would start
         from an empty database."""
         try:
-            now = _file_id(self.path)
+            now = file_id(self.path)
         except FileNotFoundError:
             return "the database file was removed"
         except OSError as e:
             return f"the database file cannot be checked ({e})"
-        return None if now == self._file_id else "the database file was replaced"
+        return None if now == self.file_id else "the database file was replaced"
 
     def _stall(self, problem: str) -> None:
         if problem != self.fault:
@@ -384,13 +384,13 @@ class Store:
                 for i, e in enumerate(entries)]
         con.execute("BEGIN IMMEDIATE")
         try:
-            _insert_rows(con, rows)
+            insert_rows(con, rows)
             for room_id, _, _, effects in batch:
                 for effect in effects or ():
-                    _effect_sync(con, room_id, effect, now)
+                    effect_sync(con, room_id, effect, now)
             con.execute("COMMIT")
         except BaseException:
-            _rollback_sync(con)
+            rollback_sync(con)
             raise
 
     def _write_each_sync(self, batch: list, now: float) -> list:
@@ -409,11 +409,11 @@ class Store:
                     con.executemany("INSERT INTO actions (room_id, n, entry, at) VALUES (?, ?, ?, ?)",
                                     [(room_id, start + i, dumps(e), now) for i, e in enumerate(entries)])
                     for effect in effects or ():
-                        _effect_sync(con, room_id, effect, now)
+                        effect_sync(con, room_id, effect, now)
                     con.execute("RELEASE w")
                     out.append(None)
                 except Exception as e:
-                    if _storage_fault(e):
+                    if storage_fault(e):
                         raise  # not this write's fault: the whole batch waits and is tried again
                     con.execute("ROLLBACK TO w")
                     con.execute("RELEASE w")
@@ -421,7 +421,7 @@ class Store:
                     failed.add(room_id)
             con.execute("COMMIT")
         except BaseException:
-            _rollback_sync(con)
+            rollback_sync(con)
             raise
         return out
 
@@ -432,7 +432,7 @@ class Store:
         transaction", and one's ROLLBACK undid the other's rows)."""
         return await self.db._execute(fn, *args)
 
-    @_writes
+    @guarded_write
     async def close_room(self, room_id: int) -> None:
         self._next_n.pop(room_id, None)
         await self.db.execute("UPDATE rooms SET closed_at = ? WHERE id = ? AND closed_at IS NULL",
@@ -478,19 +478,19 @@ class Store:
 
     # tournaments (rooms.tournament): a code, a log, and the rooms that play its tables
 
-    @_writes
+    @guarded_write
     async def add_tournament(self, code: str, created_by: str | None, entries: list) -> int:
         return await self._in_thread(self._add_tournament_sync, code, created_by, entries)
 
     def _add_tournament_sync(self, code: str, created_by: str | None, entries: list) -> int:
         con = self.db._conn
-        with _transaction(con):
+        with transaction(con):
             cur = con.execute("INSERT INTO tournaments (code, created_by, created_at) VALUES (?, ?, ?)",
                               (code, created_by, time.time()))
             self._append_tournament(con, cur.lastrowid, 0, entries, [])
         return cur.lastrowid
 
-    @_writes
+    @guarded_write
     async def write_tournament(self, tid: int, start: int, entries: list,
                                tables: list[tuple[str, str]] = ()) -> None:
         """Append entries ``start, start+1, ...`` (the primary key refuses gaps and repeats) and record
@@ -499,7 +499,7 @@ class Store:
 
     def _write_tournament_sync(self, tid: int, start: int, entries: list, tables: list) -> None:
         con = self.db._conn
-        with _transaction(con):
+        with transaction(con):
             self._append_tournament(con, tid, start, entries, tables)
 
     @staticmethod
@@ -532,7 +532,7 @@ class Store:
             " WHERE t.code = ? AND t.closed_at IS NOT NULL ORDER BY l.n", (code,))
         return [json.loads(row["entry"]) for row in rows] or None
 
-    @_writes
+    @guarded_write
     async def close_tournament(self, tid: int) -> None:
         await self.db.execute("UPDATE tournaments SET closed_at = ? WHERE id = ? AND closed_at IS NULL",
                               (time.time(), tid))

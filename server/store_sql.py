@@ -40,13 +40,13 @@ class StorageError(ProtocolError):
         super().__init__(STORAGE, message)
 
 
-def _storage_fault(e: BaseException) -> bool:
+def storage_fault(e: BaseException) -> bool:
     """Whether a failed write is the storage's fault (disk full, I/O error, read-only, locked) rather
     than the write's own (a constraint: a bug): the first kind is retried, the second is not."""
     return isinstance(e, sqlite3.OperationalError)
 
 
-def _writes(fn):
+def guarded_write(fn):
     """A write on aiosqlite's connection: refused while writes are held back, and a failure of the
     storage's (disk full...) is a StorageError, which the client hears as server/storage."""
     @functools.wraps(fn)
@@ -59,27 +59,27 @@ def _writes(fn):
     return write
 
 
-def _file_id(path: str) -> tuple[int, int]:
+def file_id(path: str) -> tuple[int, int]:
     st = os.stat(path)
     return st.st_dev, st.st_ino
 
 
 @contextmanager
-def _transaction(con: sqlite3.Connection):
+def transaction(con: sqlite3.Connection):
     """BEGIN IMMEDIATE … COMMIT, rolled back if anything in it fails."""
     con.execute("BEGIN IMMEDIATE")
     try:
         yield
         con.execute("COMMIT")
     except BaseException:
-        _rollback_sync(con)
+        rollback_sync(con)
         raise
 
 
 _ROWS_PER_INSERT = 64
 
 
-def _insert_rows(con: sqlite3.Connection, rows: list) -> None:
+def insert_rows(con: sqlite3.Connection, rows: list) -> None:
     """Log rows with as few statements as possible (each statement is a trip into SQLite that gives
     up the GIL and takes it back)."""
     for i in range(0, len(rows), _ROWS_PER_INSERT):
@@ -88,14 +88,14 @@ def _insert_rows(con: sqlite3.Connection, rows: list) -> None:
                     [x for row in chunk for x in row])
 
 
-def _rollback_sync(con: sqlite3.Connection) -> None:
+def rollback_sync(con: sqlite3.Connection) -> None:
     try:
         con.execute("ROLLBACK")
     except sqlite3.OperationalError:  # SQLite rolled back by itself (or BEGIN never ran)
         pass
 
 
-def _effect_sync(con: sqlite3.Connection, room_id: int, e: dict, now: float) -> None:
+def effect_sync(con: sqlite3.Connection, room_id: int, e: dict, now: float) -> None:
     kind = e["kind"]
     if kind == "match_start":
         con.execute(
