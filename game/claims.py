@@ -4,6 +4,9 @@ decisions.md item 9 (R98 第七条, 第八条 二(三)): 和 > 碰/杠 > 吃; �
 (the seat just before, so only the discarder's next seat); with several 和 the first counterclockwise
 from the discarder wins (截和), never several winners. Item 11: the final discard is claimable only
 for 和 (海底捞月). Item 10: only an added kong can be robbed.
+
+The window is decided only when all three other seats have answered, never earlier: an early close
+would depend on what the seats still to answer could claim (an open 和 option, say), and so tell it.
 """
 
 from __future__ import annotations
@@ -77,41 +80,16 @@ def rob_options(s, kong_seat: int, tile: int) -> tuple:
     return tuple(out)
 
 
-def open_window(kind: str, tile: int, seat: int, options: tuple) -> ClaimWindow | None:
-    if not any(options):
-        return None
+def open_window(kind: str, tile: int, seat: int, options: tuple) -> ClaimWindow:
+    """The window every discard and added kong opens, asking all three other seats."""
     return ClaimWindow(kind, tile, seat, options, (None, None, None, None))
 
 
 def legal(window: ClaimWindow, seat: int) -> tuple:
-    opts = window.options[seat]
-    if not opts or window.responses[seat] is not None:
+    """A seat still to answer may claim what it can, or pass (only pass, if it has no claim)."""
+    if seat == window.seat or window.responses[seat] is not None:
         return _NONE
-    return opts + (PASS,)
-
-
-def decided(window: ClaimWindow, certain_wins: bool) -> bool:
-    """Whether the outcome is fixed whatever the seats still to answer say.
-
-    ``certain_wins``: a declared 和 is surely valid (outside training mode the server only offers real
-    wins). Closing early spares the table waiting for answers that cannot matter.
-    """
-    waiting = window.waiting
-    if not waiting:
-        return True
-    resp, opts = window.responses, window.options
-    for seat in order(window.seat):
-        if type(resp[seat]) is Win:
-            if certain_wins:
-                return True  # every seat before it has answered without 和
-            break
-        if resp[seat] is None and WIN in opts[seat]:
-            return False  # an earlier seat may still win
-    if any(WIN in opts[seat] for seat in waiting):
-        return False
-    if any(type(resp[seat]) in (Pung, Kong) for seat in range(4)):
-        return True  # only a chow can still come, and 碰/杠 beats it
-    return False
+    return window.options[seat] + (PASS,)
 
 
 def winners(window: ClaimWindow) -> list[int]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 from game import state as hand_state
 from game.actions import (
     CONTINUE,
+    PASS,
     ILLEGAL,
     MALFORMED,
     MATCH_OVER,
@@ -32,6 +33,7 @@ from game.actions import (
     NoWin,
     TimeUp,
     check,
+    with_seq,
 )
 from game.codec import hand_dict, result_dict
 from game.rules import Rules
@@ -41,6 +43,9 @@ from game.views import view as hand_view
 from game.wall import check_wall, full_set, seed_state, shuffled
 
 PLAYING, BETWEEN, FINISHED = "playing", "between", "finished"
+# The form of a match's action log. Format 1 logs were written when a claim window asked only the seats
+# that could claim: they hold no answers from the others, and their seq numbers are the old ones.
+LOG_FORMAT = 2
 
 # decisions.md item 8: SEAT_SCHEME[player][round] = the seat (0..3 = E S W N) of that player.
 SEAT_SCHEME = (
@@ -266,15 +271,32 @@ def _score(n: MatchState, events: list) -> None:
         n.phase = BETWEEN
 
 
-def replay(rules: Rules, log, seed: int | None = None, walls=None) -> MatchState:
+def replay(rules: Rules, log, seed: int | None = None, walls=None, log_format: int = LOG_FORMAT) -> MatchState:
     """Fold ``step`` over a log of (player, action)."""
     m, _ = start_match(rules, seed=seed, walls=walls)
     for player, action in log:
-        m, _ = step(m, player, action)
+        m, _ = replay_step(m, player, action, log_format)
     return m
 
 
-def replay_hands(rules: Rules, log, seed: int | None = None, walls=None) -> list[list[dict]]:
+def replay_step(m: MatchState, player, action, log_format: int = LOG_FORMAT) -> tuple[MatchState, list[dict]]:
+    """``step`` for a logged action. In a format 1 log, an action that is not an answer to the open claim
+    window means the window closed: the seats still to answer pass first (they could not claim, or the
+    old window had been decided without them); the action's old seq is not checked."""
+    if log_format >= LOG_FORMAT:
+        return step(m, player, action)
+    events: list[dict] = []
+    if (m.phase == PLAYING and m.hand.phase == hand_state.CLAIM and type(action) not in SYSTEM_TYPES
+            and action not in legal_actions(m, player)):
+        for p in pending(m):
+            m, more = step(m, p, PASS)
+            events += more
+    m, more = step(m, player, with_seq(action, None))
+    return m, events + more
+
+
+def replay_hands(rules: Rules, log, seed: int | None = None, walls=None,
+                 log_format: int = LOG_FORMAT) -> list[list[dict]]:
     """A finished match's events, hand by hand, as its replay shows them: every seat's tiles
     (``game.views.project_open``) and, in each ``hand_end``, every seat's final concealed tiles as
     ``hands``. Between-hands ``ready`` events are left out."""
@@ -282,7 +304,7 @@ def replay_hands(rules: Rules, log, seed: int | None = None, walls=None) -> list
     hands: list[list[dict]] = []
     for player, action in [(None, None), *log]:
         if action is not None:
-            m, events = step(m, player, action)
+            m, events = replay_step(m, player, action, log_format)
         for e in events:
             if e["t"] == "ready":
                 continue

@@ -51,8 +51,9 @@ class MeldRec:
 class ClaimWindow:
     """Open after a discard (``kind="discard"``) or an added kong (``kind="rob"``, 抢杠和 only).
 
-    ``options[s]`` are seat s's claims besides passing (empty: s is not asked); ``responses[s]`` is its
-    answer once given. The window closes when every asked seat has answered.
+    Every seat but ``seat`` is asked, whether or not it can claim, so that nothing about the window
+    tells who could: ``options[s]`` are seat s's claims besides passing (empty: it may only pass);
+    ``responses[s]`` is its answer once given. The window closes when all three have answered.
     """
 
     kind: str
@@ -63,7 +64,7 @@ class ClaimWindow:
 
     @property
     def waiting(self) -> tuple[int, ...]:
-        return tuple(s for s in range(4) if self.options[s] and self.responses[s] is None)
+        return tuple(s for s in range(4) if s != self.seat and self.responses[s] is None)
 
 
 @dataclass(frozen=True, slots=True)

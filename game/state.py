@@ -5,8 +5,14 @@ A state is never changed after it is returned: ``step`` works on a copy, so a re
 legality; ``step`` accepts exactly what it lists. Seats are table positions 0..3 counterclockwise
 (0 → 1 → 2 → 3); the seat wind of a seat is ``(seat - dealer) % 4``.
 
-Draws and flower replacements are not actions: after a discard nobody claims, the next seat draws as
-part of the same step, and a drawn flower is replaced at once (the server does 补花 for the player).
+Draws and flower replacements are not actions: when a claim window closes with no claim, the next
+seat draws as part of the same step, and a drawn flower is replaced at once (the server does 补花 for
+the player).
+
+Every discard and every added kong opens a claim window (phase CLAIM) that asks all three other seats;
+a seat that cannot claim is offered only ``pass``. ``seq`` moves once when the window opens and once
+when the last answer closes it, so the numbering and the events are the same whether or not anybody
+could claim (docs/state-machine.md).
 """
 
 from __future__ import annotations
@@ -272,11 +278,11 @@ def block_win(state: HandState, seat: int) -> tuple[HandState, list[dict]]:
     """停和 imposed from outside the hand (a referee; a can't-win substitute): ``seat`` loses the right
     to win for the rest of this hand (R98 第十三条3; tournament.md 1.4: it plays on, may still chow, pung
     and kong — ``rules.blocked_may_claim`` — and still pays). Not a player's action, so not in
-    ``legal_actions``; ``seq`` does not move unless the claim window closes because of it.
+    ``legal_actions``; ``seq`` does not move.
 
     In an open claim window the seat's 和 option goes at once, and an answer already given as 和 becomes
-    a pass (the declaration is void; the seat does not get to choose again). If nobody is then left to
-    answer, the window is resolved now, as ``step`` would resolve it.
+    a pass (the declaration is void; the seat does not get to choose again). The window still waits for
+    the same seats, so it closes as it would have.
     """
     if seat.__class__ is not int or not 0 <= seat <= 3:
         raise ActionError(MALFORMED, f"seat must be 0..3, got {seat!r}")
@@ -291,13 +297,7 @@ def block_win(state: HandState, seat: int) -> tuple[HandState, list[dict]]:
         answer = w.responses[seat]
         if answer is not None and answer not in keep:
             answer = claims.PASS
-        w = ClaimWindow(w.kind, w.tile, w.seat, _put(w.options, seat, keep), _put(w.responses, seat, answer))
-        s.claim = w
-        if claims.decided(w, certain_wins=not s.rules.false_win_penalty):
-            s.seq += 1
-            _resolve(s, w, events)
-            if s.phase == TURN:
-                events.append({"t": "turn", "seat": s.turn, "seq": s.seq})
+        s.claim = ClaimWindow(w.kind, w.tile, w.seat, _put(w.options, seat, keep), _put(w.responses, seat, answer))
     return s, events
 
 
@@ -355,11 +355,7 @@ def _discard(s: HandState, seat: int, tile: int, ready: bool, events: list) -> N
         s.declared = _put(s.declared, seat, True)
     s.drawn, s.kong_draw = None, False
     events.append({"t": "discard", "seat": seat, "tile": tile, "ready": ready})
-    window = claims.open_window(DISCARD_CLAIM, tile, seat, claims.discard_options(s, seat, tile))
-    if window is None:
-        _draw(s, (seat + 1) % 4, events)
-    else:
-        _open(s, window, events)
+    _open(s, claims.open_window(DISCARD_CLAIM, tile, seat, claims.discard_options(s, seat, tile)), events)
 
 
 def _open(s: HandState, window, events: list) -> None:
@@ -423,11 +419,7 @@ def _added_kong(s: HandState, seat: int, tile: int, events: list) -> None:
     s.drawn, s.kong_draw = None, False
     events.append({"t": "added_kong", "seat": seat, "tile": tile})
     # The added tile may be robbed (抢杠和, item 10): a window for wins only.
-    window = claims.open_window(ROB_CLAIM, tile, seat, claims.rob_options(s, seat, tile))
-    if window is None:
-        _complete_added_kong(s, seat, tile, events)
-    else:
-        _open(s, window, events)
+    _open(s, claims.open_window(ROB_CLAIM, tile, seat, claims.rob_options(s, seat, tile)), events)
 
 
 def _complete_added_kong(s: HandState, seat: int, tile: int, events: list) -> None:
@@ -449,7 +441,7 @@ def _respond(s: HandState, seat: int, action, events: list) -> None:
     w = ClaimWindow(w.kind, w.tile, w.seat, w.options, _put(w.responses, seat, action))
     s.claim = w
     events.append({"t": "response", "seat": seat, "action": action.name})
-    if not claims.decided(w, certain_wins=not s.rules.false_win_penalty):
+    if w.waiting:
         return  # the window stays open: same seq, so the other seats' answers stay current
     s.seq += 1
     _resolve(s, w, events)

@@ -64,8 +64,8 @@ def project(event: dict, seat: int | None) -> dict | None:
     return out
 
 
-# Never in a replay: claim answers, and the game's claim window (which would tell that somebody could
-# claim; the room shows its own uniform windows, rooms/window.py).
+# Never in a replay: claim answers, and the claim windows (one after every discard and added kong,
+# so they add nothing to a replay).
 _NOT_REPLAYED = frozenset(("response", "claim_window"))
 
 

@@ -23,6 +23,7 @@ def test_item9_win_beats_pung_whatever_the_answer_order():
     t.act(2, PUNG)  # answered first, but 和 > 碰
     assert t.state.phase == CLAIM and t.state.seq == seq  # still open, same seq for the others
     t.win(1)
+    t.pass_all()
     assert t.state.phase == OVER
     win = t.result.win
     assert (win.winner, win.payer, win.tile) == (1, 0, T("E"))
@@ -35,14 +36,21 @@ def test_item9_win_beats_pung_from_an_earlier_seat():
     t.act(1, PUNG)
     assert t.state.phase == CLAIM  # seat 2 may still win
     t.win(2)
+    t.pass_all()
     assert t.result.win.winner == 2
 
 
-def test_item9_first_priority_win_closes_the_window_at_once():
+def test_item9_first_priority_win_still_waits_for_every_answer():
+    # Seat 2's pung cannot matter any more, but closing now would tell that seats 2 and 3 had
+    # something to answer for (or not): the window waits for both, and the 和 stands.
     t = Table([E_DEALER, WAITS_ON_E, HOLDS_EE, ""], rules=ANY)
     t.discard(0, "E")
-    t.win(1)  # seat 2's pung cannot matter any more
-    assert t.state.phase == OVER and t.result.win.winner == 1
+    seq = t.state.seq
+    t.win(1)
+    assert t.state.phase == CLAIM and t.state.seq == seq and t.legal(3) == (PASS,)
+    t.act(2, PUNG)
+    t.act(3, PASS)
+    assert t.state.phase == OVER and t.result.win.winner == 1 and t.state.seq == seq + 1
 
 
 # Seat 0 discards 3m: seat 1 (its 下家, for whom seat 0 is on the left) can chow, seat 2 can pung.
@@ -58,6 +66,7 @@ def test_item9_pung_beats_chow():
     t.chow(1, "1m")
     assert t.state.phase == CLAIM  # seat 2 may still pung
     t.act(2, PUNG)
+    t.pass_all()
     s = t.state
     assert s.phase == TURN and s.turn == 2 and s.drawn is None
     assert [(m.kind, m.tile, m.source) for m in s.melds[2]] == [("pung", T("3m"), 0)]
@@ -77,6 +86,7 @@ def test_item9_chow_when_nobody_pungs_then_play_continues_from_the_claimer():
     t.discard(0, "3m")
     t.act(2, PASS)
     t.chow(1, "2m")
+    t.pass_all()
     s = t.state
     assert s.turn == 1 and [(m.kind, m.tile, m.claimed) for m in s.melds[1]] == [("chow", T("2m"), T("3m"))]
     t.discard(1, "N")
@@ -90,6 +100,7 @@ def test_item9_kong_beats_chow_and_draws_from_the_tail():
     assert t.legal(2) == (PUNG, KONG, PASS)
     t.chow(1, "1m")
     t.act(2, KONG)
+    t.pass_all()
     s = t.state
     assert s.turn == 2 and s.drawn == T("W") and s.kong_draw
     assert s.tail == len(t.wall) - 1  # the replacement came from the tail
@@ -100,6 +111,7 @@ def test_item9_claimer_must_discard_no_kong_no_win_in_that_turn():
     t = Table(["7p 258m 258s 369s EESS", "77p 1111m 456m 789m S", "", ""], draws="FF C 7p", rules=ANY)
     t.discard(0, "7p")
     t.act(1, PUNG)
+    t.pass_all()
     assert all(type(a) is Discard for a in t.legal(1))  # 1111m is held, yet no kong now
     t.discard(1, "S")
     t.pass_all()
@@ -115,6 +127,7 @@ def test_item9_swap_call_is_allowed():
     t = Table([CHOW_DEALER, "1233m 678p 789s NN C", "45m 234p 567s CCF 19p", ""], rules=ANY)
     t.discard(0, "3m")
     t.chow(1, "1m")
+    t.pass_all()
     assert Discard(T("3m")) in t.legal(1)
     t.discard(1, "3m")
 
@@ -132,6 +145,7 @@ def test_item9_simultaneous_wins_first_counterclockwise_from_the_discarder_wins(
     t.win(3)  # 上家 of the discarder declares first
     assert t.state.phase == CLAIM  # seat 1 comes first from the discarder and may still win
     t.win(1)
+    t.pass_all()
     assert t.result.win.winner == 1  # 截和: one winner only, no 一炮多响
     assert t.result.payments[3] == -8
 
@@ -143,6 +157,7 @@ def test_item9_simultaneous_wins_counted_from_the_discarder_not_seat_0():
     t.win(0)
     assert t.state.phase == CLAIM
     t.win(3)
+    t.pass_all()
     assert t.result.win.winner == 3 and t.result.win.payer == 2
 
 
@@ -158,6 +173,7 @@ def _rob_table() -> Table:
     assert t.legal(2) == (WIN, PASS)  # seat 2 could take the first 7p; it lets it go
     t.act(2, PASS)
     t.act(1, PUNG)
+    t.pass_all()
     t.discard(1, "1s")
     t.pass_all()
     for seat in (2, 3, 0):
@@ -171,8 +187,10 @@ def test_robbing_an_added_kong():
     t.act(1, next(a for a in t.legal(1) if a.name == "added_kong"))
     s = t.state
     assert s.phase == CLAIM and s.claim.kind == "rob" and s.claim.tile == T("7p")
-    assert t.legal(2) == (WIN, PASS) and t.legal(3) == () and t.legal(0) == ()
+    # Every other seat is asked, a seat that cannot rob only to pass.
+    assert t.legal(2) == (WIN, PASS) and t.legal(3) == (PASS,) and t.legal(0) == (PASS,) and t.legal(1) == ()
     t.win(2)
+    t.pass_all()
     win = t.result.win
     assert win.robbed and win.payer == 1 and not win.self_drawn
     assert win.ctx.kong and not win.ctx.self_drawn and not win.ctx.fourth_tile  # 抢杠和, never 和绝张
@@ -185,7 +203,7 @@ def test_robbing_an_added_kong():
 def test_added_kong_not_robbed_completes_with_a_replacement():
     t = _rob_table()
     t.act(1, next(a for a in t.legal(1) if a.name == "added_kong"))
-    t.act(2, PASS)
+    t.pass_all()
     s = t.state
     assert s.phase == TURN and s.turn == 1 and s.kong_draw
     (meld,) = [m for m in s.melds[1]]

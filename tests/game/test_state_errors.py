@@ -67,7 +67,8 @@ def test_claim_window_answered_once_then_not_your_turn():
     t.act(1, PUNG)
     rejected(t.state, 1, with_seq(PASS, seq), A.NOT_YOUR_TURN)
     rejected(t.state, 2, with_seq(PUNG, seq), A.ILLEGAL)  # seat 2 may win or pass, not pung
-    rejected(t.state, 3, with_seq(PASS, seq), A.NOT_YOUR_TURN)  # not asked
+    rejected(t.state, 0, with_seq(PASS, seq), A.NOT_YOUR_TURN)  # the discarder is not asked
+    rejected(t.state, 3, with_seq(PUNG, seq), A.ILLEGAL)  # asked, but may only pass
 
 
 def test_actions_after_the_hand_are_rejected():

@@ -129,9 +129,10 @@ def test_item11_final_discard_only_for_a_win_last_tile_claim():
     t = _last_tile_table()
     t.discard(3, "5s")
     s = t.state
-    assert s.phase == CLAIM and t.legal(0) == ()  # 55s held, but no pung on the final discard
+    assert s.phase == CLAIM and t.legal(0) == (PASS,)  # 55s held, but no pung on the final discard
     assert t.legal(1) == (WIN, PASS)
     t.win(1)
+    t.pass_all()
     win = t.result.win
     assert win.ctx.last_tile and LAST_TILE_CLAIM in fan_ids(win)
 
@@ -254,7 +255,7 @@ def test_item13_blocked_player_may_still_claim_by_default():
 
 def test_item13_blocked_player_may_not_claim_when_the_room_says_so():
     t = _blocked_dealer(Rules(flowers=False, false_win_penalty=True, blocked_may_claim=False))
-    assert t.legal(0) == ()
+    assert t.legal(0) == (PASS,)
 
 
 def test_item13_blocked_player_pays_normally():

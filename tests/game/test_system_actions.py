@@ -64,9 +64,10 @@ def test_stop_win_in_a_claim_window_removes_win_and_keeps_the_others_claims():
     assert t.legal(1) == (WIN, PASS) and t.legal(2) == (PUNG, PASS)
     seq = t.state.seq
     blocked(t, 1)
-    assert t.legal(1) == () and t.legal(2) == (PUNG, PASS)  # seat 1 is no longer asked
+    assert t.legal(1) == (PASS,) and t.legal(2) == (PUNG, PASS)  # seat 1 may only pass now
     assert t.state.phase == CLAIM and t.state.seq == seq
     t.act(2, PUNG)
+    t.pass_all()
     assert t.state.phase == TURN and t.state.turn == 2 and t.state.result is None
 
 
@@ -76,6 +77,7 @@ def test_a_blocked_seat_may_still_pung():
     t.discard(0, "E")
     assert t.legal(2) == (PUNG, PASS)  # rules.blocked_may_claim: the 1998 text forbids only 和
     t.act(2, PUNG)
+    t.pass_all()
     assert t.state.melds[2][0].kind == "pung" and t.state.blocked[2]
 
 
@@ -84,7 +86,7 @@ def test_blocked_may_claim_off_removes_every_claim():
     t = Table([E_DEALER, WAITS_ON_E, HOLDS_EE, ""], rules=rules)
     t.discard(0, "E")
     blocked(t, 2)
-    assert t.legal(2) == () and t.legal(1) == (WIN, PASS)
+    assert t.legal(2) == (PASS,) and t.legal(1) == (WIN, PASS)
 
 
 def test_a_blocked_discarder_still_pays():
@@ -92,6 +94,7 @@ def test_a_blocked_discarder_still_pays():
     blocked(t, 0)
     t.discard(0, "E")
     t.win(1)
+    t.pass_all()
     win = t.result.win
     assert (win.winner, win.payer) == (1, 0)
     # R98 第十条 (default settlement): the discarder pays 8 + fans, the others 8 each
@@ -106,18 +109,22 @@ def test_an_answer_already_given_as_win_becomes_a_pass():
     blocked(t, 2)
     assert t.state.claim.responses[2] == PASS and t.state.claim.options[2] == ()
     t.act(1, PASS)
+    t.act(3, PASS)
     # nobody wins: the discarder's next seat draws
     assert t.state.phase == TURN and t.state.turn == 1 and t.state.result is None
     assert not any(e["t"] == "foul" for e in t.events)
 
 
-def test_a_window_left_with_nobody_to_answer_closes_at_once():
+def test_a_window_that_lost_its_only_claim_still_waits_for_every_answer():
+    # Closing it at once would tell the table that seat 1 had been able to win.
     t = Table([E_DEALER, WAITS_ON_E, "", ""], rules=ANY)
     t.discard(0, "E")
     seq = t.state.seq
     events = blocked(t, 1)
+    assert events == [] and t.state.phase == CLAIM and t.state.seq == seq
+    assert [t.legal(s) for s in (1, 2, 3)] == [(PASS,)] * 3
+    t.pass_all()
     assert t.state.phase == TURN and t.state.turn == 1 and t.state.seq == seq + 1
-    assert [e["t"] for e in events] == ["draw", "turn"] and events[-1]["seq"] == seq + 1
 
 
 def test_block_win_errors():
@@ -197,12 +204,12 @@ def random_match(seed: int, no_win=(), hands=16, time_up_at=None, finish_hand=Fa
 
 
 def test_a_no_win_player_never_wins_a_whole_match():
-    m, log = random_match(5, no_win=(2,))
+    m, log = random_match(6, no_win=(2,))
     assert m.phase == M.FINISHED and len(m.history) == 16 and not m.void
     winners = [M.player_in(r.win.winner, i) for i, r in enumerate(m.history) if r.win is not None]
     assert winners and 2 not in winners
     # without NoWin the same seeded players do let player 2 win
-    free, _ = random_match(5)
+    free, _ = random_match(6)
     assert 2 in [M.player_in(r.win.winner, i) for i, r in enumerate(free.history) if r.win is not None]
     # replay from the log (system actions included) is the same match
     assert canonical(M.replay(m.rules, log, seed=5)) == canonical(m)
