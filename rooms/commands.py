@@ -8,7 +8,7 @@ tables (start, 停和, substitutes, time up); each with the fields it may carry.
 from __future__ import annotations
 
 from game import match as gm
-from game.actions import ILLEGAL, MALFORMED, NOT_YOUR_TURN, PASS, STALE, ActionError, from_dict
+from game.actions import ILLEGAL, MALFORMED, NOT_YOUR_TURN, STALE, ActionError, from_dict
 from game.actions import to_dict as action_dict
 from rooms import errors as E
 from rooms.config import BOT_LEVELS, LOBBY, PLAYING
@@ -224,19 +224,9 @@ def act(room, pid, cmd, now):
         raise RoomError(err.code, err.message) from None
     if action.seq is None:
         raise RoomError(MALFORMED, "an action must carry the seq it answers")
-    w = room.window
-    if w is not None:
-        legal, seq = w.legal(p), w.seq
-    else:
-        legal, seq = gm.legal_actions(room.match, p), room.match.seq
-    if action.seq != seq:
+    legal, seq = gm.legal_actions(room.match, p), room.match.seq
+    if action.seq != seq:  # a closed claim window moved seq on too: a late answer is stale
         raise RoomError(STALE, f"action answers seq {action.seq}, the table is at seq {seq}")
-    last_seq, last_options = room._last_window
-    if (w is None and action not in legal and last_seq == seq and p in last_options
-            and action in (last_options[p] or (PASS,))):
-        # An answer to the window that just closed (on its timer, or on the others' answers): the
-        # game's seq did not move if nobody claimed, but the answer is late, not wrong.
-        raise RoomError(STALE, f"the claim window for seq {seq} has closed")
     if not legal:
         raise RoomError(NOT_YOUR_TURN, "you have nothing to do now")
     if action not in legal:

@@ -16,7 +16,6 @@ from game.state import OVER as HAND_OVER
 from game.views import same_for_every_seat
 from rooms import clock
 from rooms.config import PLAYING
-from rooms.window import DISCARD, window_view
 
 if TYPE_CHECKING:  # pragma: no cover
     from rooms.room import Member
@@ -78,12 +77,8 @@ class RoomMessages:
     def _blocked(self) -> list[bool]:
         """Per player: under 停和 in the hand in play (the hand as the table sees it)."""
         m = self.match
-        if self.phase != PLAYING:
+        if self.phase != PLAYING or m.phase != gm.PLAYING:
             return [False] * 4
-        if m.phase != gm.PLAYING:
-            if self.window is None:
-                return [False] * 4
-            m = self.window.before  # the game ended the hand, but the table still sees the last discard
         return [m.hand.blocked[m.seat_of(p)] for p in range(4)]
 
     def _msg(self, d: dict) -> dict:
@@ -110,8 +105,7 @@ class RoomMessages:
         projected = [x for x in (project(ev, player) if p is _OWN else p for ev, p in zip(events, shared))
                      if x is not None]
         legal = self._legal(player)
-        # "seq": what an answer must carry (the window's during a claim window).
-        seq = None if self.phase != PLAYING else self.window.seq if self.window is not None else self.match.seq
+        seq = None if self.phase != PLAYING else self.match.seq  # what an answer must carry
         return self._msg({"t": "game", "events": projected, "legal": wire_list(legal),
                           "to_act": bool(legal), "seq": seq, "clock": self._clock() if clock is None else clock})
 
@@ -152,23 +146,11 @@ class RoomMessages:
         """``hint_of_view(self._view(player), self.rules)``, read from the state without building the
         view (a whole view per message was most of the room's CPU). tests/rooms/test_hints.py checks
         that the two agree."""
-        w = self.window
-        if w is not None:  # window_view: the match before the discard, with the discard taken out
-            hand = w.before.hand
-            s = w.before.seat_of(player)
-            concealed = hand.concealed[s]
-            if player == w.player:
-                concealed = list(concealed)
-                concealed.remove(w.tile)
-            declared = hand.declared[s] or (s == w.seat and w.kind == DISCARD and w.ready)
-            # 停和 imposed during the window shows at once (_view)
-            blocked = (self.match.hand if self.match.phase == gm.PLAYING else hand).blocked[s]
-        else:
-            hand = self.match.hand
-            if hand.phase == HAND_OVER:
-                return None
-            s = self.match.seat_of(player)
-            concealed, declared, blocked = hand.concealed[s], hand.declared[s], hand.blocked[s]
+        hand = self.match.hand
+        if hand.phase == HAND_OVER:
+            return None
+        s = self.match.seat_of(player)
+        concealed, declared, blocked = hand.concealed[s], hand.declared[s], hand.blocked[s]
         # A seat's hint changes only with its tiles: most messages find the last one's inputs again.
         key = (tuple(concealed), hand.melds[s], (s - hand.dealer) % 4, hand.prevalent, len(hand.flowers[s]),
                declared, blocked)
@@ -184,19 +166,11 @@ class RoomMessages:
     def _legal(self, player: int | None) -> tuple:
         if player is None or self.phase != PLAYING:
             return ()
-        if self.window is not None:
-            return self.window.legal(player)
         return gm.legal_actions(self.match, player)
 
     def _view(self, player: int | None) -> dict:
-        """What a seat (or a spectator, None) sees; bots get exactly this."""
-        if self.window is not None:
-            v = window_view(self.window, player)
-            m = self.match
-            if m.phase == gm.PLAYING:  # 停和 imposed during the window shows at once (it is public)
-                for seat, b in enumerate(m.hand.blocked):
-                    v["players"][seat]["blocked"] = b
-            return v
+        """What a seat (or a spectator, None) sees; bots get exactly this. In a claim window it is the
+        game's view too (game.views), the same whether or not anybody can claim."""
         return gm.view(self.match, player)
 
     def _clock(self) -> dict:
@@ -206,8 +180,8 @@ class RoomMessages:
         if self.phase != PLAYING:
             return c
         cfg = self.config
-        if self.window is not None:
-            c.update(decision="claim", started=self.window.opened, deadline=self.window.opened + cfg.claim_time)
+        if self._claiming():
+            c.update(decision="claim", started=self.turn_started, deadline=self.turn_started + cfg.claim_time)
         elif self.match.phase == gm.PLAYING:
             p = gm.pending(self.match)[0]
             free = clock.free_time(cfg, self.turn_first)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import fields
 
 from game.actions import to_dict as action_dict
-from game.match import MatchState
+from game.match import LOG_FORMAT, MatchState
 from game.records import fan_lists
 from game.shanten import shanten
 
@@ -100,6 +100,7 @@ def match_record(m: MatchState, match_no: int, ids: list[str], hands: list[dict]
         "match": match_no, "ids": list(ids), "scores": list(m.scores), "ranking": ranking(m.scores, ids),
         "hands": hands, "seed": json_seed(m.seed), "rules": _rules_dict(m.rules),
         "actions": [[p, action_dict(a)] for p, a in actions], "void": m.void, "no_win": list(m.no_win),
+        "log_format": LOG_FORMAT,  # a record without it is format 1 (game.match.replay_step)
     }
 
 

@@ -22,9 +22,6 @@ from typing import Callable, Mapping
 from game import match as gm
 from game.actions import (
     CONTINUE,
-    PASS,
-    AddedKong,
-    Discard,
     NoWin,
     StopWin,
     TimeUp,
@@ -41,13 +38,11 @@ from rooms.errors import NOT_TABLE, RoomError
 from rooms.invite import normalize
 from rooms.messages import Outbound, RoomMessages
 from rooms.records import foul_offence, hand_record, match_record, void_hand_record
-from rooms.window import DISCARD, ROB, Window, open_window
 
 AUTO = "auto"  # the 托管 policy as a seat occupant: a seat left during a match when bots are off
 BOT_MODULES = {"fan": "rooms.bot", "random": "rooms.bot_random"}
-# Game events the room never forwards: answers are private acknowledgements (the room sends its own),
-# and the game's claim window is replaced by the room's uniform one (rooms/window.py).
-_DROPPED = frozenset(("response", "claim_window"))
+# Game events the room never forwards: a claim answer is acknowledged by the room's own message.
+_DROPPED = frozenset(("response",))
 _MAX_STEPS = 100_000  # automatic entries in one call; a loop past this is a bug
 
 
@@ -171,7 +166,6 @@ class Room(RoomMessages):
         self.last_now = float("-inf")
         self._settled: list | None = None  # the pending timers as _run last left them (None: changed since)
         self._parsed: tuple | None = None  # (an act entry's action dict, the action): parsed once
-        self._last_window: tuple = (None, {})  # (seq, options) of the last claim window closed
 
     # ------------------------------------------------------------------------------------------
     # The calls
@@ -280,7 +274,6 @@ class Room(RoomMessages):
         self.match: gm.MatchState | None = None
         self.match_no = 0
         self.actions: list = []  # (player, action) stepped in this match, for game.match.replay
-        self.window: Window | None = None
         self.turn_started = self.between_started = now
         self.turn_first = False
         self.banks = [self.config.bank] * 4
@@ -310,9 +303,7 @@ class Room(RoomMessages):
     def _apply_restore(self, e: dict, now: float) -> list[Outbound]:
         for m in self.members.values():
             m.connected, m.since = False, now
-        self.turn_started = self.between_started = now
-        if self.window is not None:
-            self.window.opened = now
+        self.turn_started = self.between_started = now  # a claim window's clock too
         return []
 
     # -- lobby ---------------------------------------------------------------------------------
@@ -413,7 +404,6 @@ class Room(RoomMessages):
         self.match, events = gm.start_match(self.rules, seed=match_seed(self.secret, self.match_no))
         self.phase = PLAYING
         self.actions, self.hands = [], []
-        self.window = None
         self.banks = [self.config.bank] * 4  # decisions.md item 14: a time bank per match
         self.auto = [None] * 4
         for p in range(4):
@@ -452,14 +442,9 @@ class Room(RoomMessages):
         self._parsed = None
         if by == "player" and self.auto[p] in ("timeout", "requested"):
             self.auto[p] = None  # the player is back: an action of their own ends 托管
-        w = self.window
-        if w is not None:
-            w.answers[p] = action
-            if w.complete and self.config.claim_early_close and now >= w.opened + self.config.claim_min:
-                return self._close(now)  # its messages bring the answering seat up to date as well
-            return [Outbound(self.seats[p].id, self._game_msg([], p))] if self.seats[p].bot is None else []
         m = self.match
-        if m.phase == gm.PLAYING:
+        claim = self._claiming()
+        if m.phase == gm.PLAYING and not claim:  # a claim window has no bank and no 托管 on timeout
             if by == "timeout":
                 # Free time and bank both spent: the seat goes to 托管 (decisions.md item 14).
                 self.banks[p], self.auto[p] = 0.0, "timeout"
@@ -470,43 +455,24 @@ class Room(RoomMessages):
             else:
                 self.banks[p] = clock.spend(self.banks[p], self.turn_started,
                                             clock.free_time(self.config, self.turn_first), now)
-        before = m
-        m, events = gm.step(m, p, with_seq(action, m.seq))
-        self.match = m
+        self.match, events = gm.step(m, p, with_seq(action, m.seq))
         self.actions.append((p, action))
-        if type(action) in (Discard, AddedKong):
-            # Every discard and added kong opens the uniform window (rooms/window.py); the game's events
-            # after it wait for the window to close.
-            first, rest = events[0], [x for x in events[1:] if x["t"] not in _DROPPED]
-            kind = DISCARD if type(action) is Discard else ROB
-            self.window = w = open_window(kind, action.tile, p, before, m, getattr(action, "ready", False), rest, now)
-            notice = {"t": "claim_window", "kind": kind, "tile": w.tile, "seat": w.seat, "seq": w.seq,
-                      "hand": first["hand"]}
-            return self._game_msgs([first, notice])
+        if claim and self.match.seq == m.seq:
+            # The window waits for other answers: only the answering seat hears (that it answered).
+            return [Outbound(self.seats[p].id, self._game_msg([], p))] if self.seats[p].bot is None else []
         return self._release(events, now)
 
     def _apply_close(self, e, now):
-        return self._close(now)
+        """Logs written before claims were the game's: the room's window closed by its timer after the
+        last answer (which closes the game's window now), and the next decision's clock started then."""
+        self.turn_started = now
+        if self.match.phase == gm.BETWEEN:
+            self.between_started = now
+        return []
 
-    def _close(self, now: float) -> list[Outbound]:
-        """Pass the answers of the seats the game asked to the game, counterclockwise from the discarder,
-        then send everything the window held back."""
-        w, self.window = self.window, None
-        self._last_window = (w.seq, w.options)
+    def _claiming(self) -> bool:
         m = self.match
-        events = list(w.held)
-        for p in w.asked:
-            if not w.options[p]:
-                continue
-            if not (m.phase == gm.PLAYING and m.hand.phase == HAND_CLAIM and m.seq == w.seq
-                    and p in gm.pending(m)):
-                break  # the game has decided (e.g. a 和 with priority)
-            action = w.answers.get(p) or auto_action(m.hand, m.seat_of(p), win=not self.table)
-            m, ev = gm.step(m, p, with_seq(action, m.seq))
-            self.actions.append((p, action))
-            events += ev
-        self.match = m
-        return self._release(events, now)
+        return self.phase == PLAYING and m.phase == gm.PLAYING and m.hand.phase == HAND_CLAIM
 
     def _release(self, events: list, now: float) -> list[Outbound]:
         """Send game events; start the next decision's clock; write the records of a finished hand."""
@@ -555,25 +521,11 @@ class Room(RoomMessages):
     # -- system commands (tables) --------------------------------------------------------------
 
     def _system_step(self, p: int | None, action, now: float) -> list[Outbound]:
-        """Step a system action (game.actions.StopWin, NoWin) and bring an open claim window in line:
-        a seat that lost 和 is offered what the game now offers it (only pass, if nothing else), and
-        a 和 it already answered becomes a pass (game.state.block_win)."""
+        """Step a system action (game.actions.StopWin, NoWin): in an open claim window a seat that lost
+        和 is offered only what is left (game.state.block_win); the window waits as before."""
         action = with_seq(action, self.match.seq)
-        m, events = gm.step(self.match, p, action)
-        self.match = m
+        self.match, _ = gm.step(self.match, p, action)  # no events: 停和 moves nothing on
         self.actions.append((p, action))
-        w = self.window
-        if w is not None:
-            asks = m.phase == gm.PLAYING and m.hand.phase == HAND_CLAIM and m.seq == w.seq
-            for q in w.asked:
-                if w.options[q]:
-                    w.options[q] = gm.legal_actions(m, q) if asks else ()
-            if p in w.answers and w.answers[p] not in (w.options[p] or (PASS,)):
-                w.answers[p] = PASS
-            w.held.extend(events)  # the window may have closed in the game: shown when the room's closes
-            events = []
-        if events:  # pragma: no cover - outside a window the game has nothing to resolve
-            return self._release(events, now)
         return self._game_msgs([])  # the seat's legal actions changed (no 和 any more)
 
     def _apply_stop_win(self, e, now):
@@ -604,9 +556,6 @@ class Room(RoomMessages):
         self.actions.append((None, action))
         if m.phase != gm.FINISHED:
             return self._room_msgs()  # finish_hand: the hand in progress is the last one
-        w, self.window = self.window, None
-        if w is not None and not m.void:
-            events = list(w.held) + events  # the game had finished the hand: its result stands
         out: list[Outbound] = []
         if m.void:
             # R98 第六条四: the hand in progress is void; its record changes no scores.
@@ -626,17 +575,14 @@ class Room(RoomMessages):
             return out
         cfg = self.config
         m = self.match
-        w = self.window
-        if w is not None:
-            for i, p in enumerate(w.asked):
-                if p in w.answers:
-                    continue
+        if self._claiming():
+            # docs/rooms.md "Claim windows never tell": every automatic answer comes at the same moment,
+            # whatever the seat could claim; the window closes on the last answer.
+            auto = cfg.claim_time if not cfg.claim_early_close else max(cfg.bot_delay, cfg.claim_min)
+            for p in gm.pending(m):
                 if self._automatic(p):
-                    out.append((w.opened + cfg.bot_delay, i, lambda p=p: self._auto_entry(p)))
-                out.append((w.opened + cfg.claim_time, 4 + i, lambda p=p: self._auto_entry(p, "timeout")))
-            if w.complete:
-                at = w.opened + (cfg.claim_min if cfg.claim_early_close else cfg.claim_time)
-                out.append((at, 8, lambda: {"k": "close"}))
+                    out.append((self.turn_started + auto, p, lambda p=p: self._auto_entry(p)))
+                out.append((self.turn_started + cfg.claim_time, 4 + p, lambda p=p: self._auto_entry(p, "timeout")))
         elif m.phase == gm.PLAYING:
             (p,) = gm.pending(m)
             if self._automatic(p):
@@ -675,10 +621,7 @@ class Room(RoomMessages):
 
     def _takeover(self, p: int):
         """decisions.md item 14: win if it can (not at a table, tournament.md §4.3), else discard, pass."""
-        w = self.window
         m = self.match
-        if w is not None:
-            return auto_action(m.hand, m.seat_of(p), win=not self.table) if w.options[p] else PASS
         if m.phase == gm.BETWEEN:
             return CONTINUE
         return auto_action(m.hand, m.seat_of(p), win=not self.table)  # a table's 托管 never wins

@@ -612,7 +612,7 @@ def _keep(cache: OrderedDict, key, value):
 
 def _replay_streams(m: dict) -> list[list[dict]]:
     log = [(p, from_dict(a)) for p, a in m["actions"]]
-    return replay_hands(Rules(**m["rules"]), log, seed=m["seed"])
+    return replay_hands(Rules(**m["rules"]), log, seed=m["seed"], log_format=m.get("log_format", 1))
 
 
 def _address(host: str) -> str:

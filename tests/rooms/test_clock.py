@@ -100,7 +100,7 @@ def test_托管_on_request_and_off():
     room = started()
     room.handle("alice", {"t": "auto", "on": True}, 1)
     assert room.auto[0] == "requested"
-    room.tick(1)  # the turn is played for her at once (bot_delay 0)
+    room.tick(2)  # her turn is played at once (bot_delay 0); the bots answer claim_min (1 s) later
     assert [e["by"] for e in last_acts(room)][:2] == ["auto", "bot"]
     room.handle("alice", {"t": "auto", "on": False}, 2)
     assert room.auto[0] is None
@@ -118,10 +118,11 @@ def test_claim_window_times_out_after_8_s_with_a_pass_and_no_托管():
     assert g["phase"] == "claim" and g["to_act"] and {"a": "pass"} in g["legal"]
     c = room.snapshot("alice")["clock"]
     assert c["decision"] == "claim" and c["deadline"] == 8
+    assert room.next_deadline() == 1  # the bots' answers (claim_min)
+    room.tick(7.9)
+    assert game(room)["phase"] == "claim" and game(room)["seq"] == g["seq"]
     assert room.next_deadline() == 8
     room.take_log()
-    room.tick(7.9)
-    assert game(room)["phase"] == "claim"
     room.tick(8)
     acts = last_acts(room)
     assert acts[0]["player"] == 1 and acts[0]["by"] == "timeout"
@@ -129,43 +130,43 @@ def test_claim_window_times_out_after_8_s_with_a_pass_and_no_托管():
     assert game(room)["phase"] != "claim" or game(room)["seq"] != g["seq"]
 
 
-def test_claim_window_ends_early_when_everybody_answered_but_not_before_the_minimum():
-    room = bots_room(seats=(), bot_delay=0)
+def bots_ask_alice(**kw):
+    room = bots_room(seats=(), bot_delay=0, **kw)
     room.handle("alice", {"t": "sit", "seat": 1}, 0)
     for s in (0, 2, 3):
         room.handle("alice", {"t": "add_bot", "seat": s}, 0)
-    room.handle("alice", {"t": "start"}, 0)
+    room.handle("alice", {"t": "start"}, 0)  # the dealer bot discards at once: a window for 1, 2, 3
+    assert game(room)["phase"] == "claim"
+    return room
+
+
+def test_claim_window_closes_on_the_last_answer_and_bots_answer_after_the_minimum():
+    room = bots_ask_alice()
     seq = game(room)["seq"]
     act(room, "alice", {"a": "pass"}, 0.4)
-    assert game(room)["phase"] == "claim" and not game(room)["to_act"]  # claim_min is 1 s
+    assert game(room)["phase"] == "claim" and not game(room)["to_act"]  # the bots answer at claim_min, 1 s
     assert room.next_deadline() == 1.0
     room.tick(1.0)
-    assert room._log[-1]["k"] in ("act", "close") and room.window is None or room.window.seq != seq
+    assert game(room)["seq"] == seq + 1 and room._log[-1]["k"] == "act"
 
 
 def test_claim_window_answered_after_the_minimum_closes_at_once():
-    room = bots_room(seats=(), bot_delay=0)
-    room.handle("alice", {"t": "sit", "seat": 1}, 0)
-    for s in (0, 2, 3):
-        room.handle("alice", {"t": "add_bot", "seat": s}, 0)
-    room.handle("alice", {"t": "start"}, 0)
-    w = room.window
+    room = bots_ask_alice()
+    seq = game(room)["seq"]
+    room.tick(2)  # the bots have answered
+    assert game(room)["seq"] == seq
     act(room, "alice", {"a": "pass"}, 3)
-    assert room.window is not w
+    assert game(room)["seq"] == seq + 1
 
 
 def test_claim_window_without_early_close_lasts_the_claim_time():
-    room = bots_room(seats=(), bot_delay=0, claim_early_close=False)
-    room.handle("alice", {"t": "sit", "seat": 1}, 0)
-    for s in (0, 2, 3):
-        room.handle("alice", {"t": "add_bot", "seat": s}, 0)
-    room.handle("alice", {"t": "start"}, 0)
-    w = room.window
+    room = bots_ask_alice(claim_early_close=False)
+    seq = game(room)["seq"]
     act(room, "alice", {"a": "pass"}, 1)
     room.tick(7.9)
-    assert room.window is w
+    assert game(room)["seq"] == seq  # the bots answer at claim_time
     room.tick(8)
-    assert room.window is not w
+    assert game(room)["seq"] == seq + 1
 
 
 def test_between_hands_continue_is_sent_after_30_s_without_托管():

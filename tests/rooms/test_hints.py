@@ -128,10 +128,11 @@ def test_the_messages_hint_is_the_hint_of_the_seats_view(kind, seed):
         for p in range(4):
             assert room._seat_hint(p) == hint_of_view(room._view(p), room.rules)
         h = room._seat_hint(0)
-        kinds.add((room.window is not None, None if h is None else next(iter(h))))
+        claiming = room.match.phase == "playing" and room.match.hand.phase == "claim"
+        kinds.add((claiming, None if h is None else next(iter(h))))
         now += 0.5
-        # 停和 on ready seats in claim windows (the view shows it at once; the window's base does not).
-        waiting = [p for p in range(4) if kind == "table" and room.window and room.match.phase == "playing"
+        # 停和 on ready seats in claim windows (the view shows it at once).
+        waiting = [p for p in range(4) if kind == "table" and claiming
                    and not room.match.hand.blocked[room.match.seat_of(p)] and (room._seat_hint(p) or {}).get("waits")]
         if waiting and rng.random() < 0.5:
             try:

@@ -4,7 +4,7 @@ can't-win substitutes (tournament.md 2.4), time up (R98 第六条四, tournament
 import pytest
 
 from game import match as gm
-from game.actions import PASS, Win, from_dict
+from game.actions import PASS, WIN, from_dict
 from game.codec import canonical
 from game.rules import Rules
 from game.shanten import shanten
@@ -163,7 +163,7 @@ def test_system_commands_rejected_when_they_do_not_apply():
     run.system({"t": "start"})
     rejected(room, "room/bad_command", lambda: room.system({"t": "time_up", "finish_hand": "yes"}, 2))
     rejected(room, "room/substituted", lambda: room.system({"t": "substitute", "player": 3}, 2))
-    run.until(lambda r: r.match.phase == gm.BETWEEN and r.window is None)
+    run.until(lambda r: r.match.phase == gm.BETWEEN)
     rejected(room, "room/no_hand", lambda: room.system({"t": "stop_win", "player": 0}, run.now))
     run.until()
     assert room.phase == "lobby" and len(room.records()["matches"]) == 1
@@ -235,10 +235,14 @@ def never_declares(view: dict) -> dict:
     return {"a": "discard", "tile": t}
 
 
+def claiming(room) -> bool:
+    return room.phase == "playing" and room.match.phase == gm.PLAYING and room.match.hand.phase == "claim"
+
+
 def open_window_for(run: Run, pid: str, seat: int):
     """Play on until ``pid`` (seat ``seat``) is asked in a claim window with 和 among its options."""
     def asked(room):
-        return room.window is not None and any(type(a) is Win for a in room.window.options.get(seat, ()))
+        return claiming(room) and WIN in room.match.hand.claim.options[room.match.seat_of(seat)]
     run.until(asked)
 
 
@@ -258,13 +262,13 @@ def test_stop_win_in_a_claim_window_and_a_held_win_becomes_a_pass():
             run.take()
         out = run.system({"t": "stop_win", "player": 1})
         if answered:
-            assert room.window.answers[1] == PASS and legal_of(out, "bob") == []
+            assert room.match.hand.claim.responses[room.match.seat_of(1)] == PASS and legal_of(out, "bob") == []
         else:
             assert {"a": "win"} not in legal_of(out, "bob") and {"a": "pass"} in legal_of(out, "bob")
-            assert all(type(a) is not Win for a in room.window.options[1])
+            assert WIN not in room.match.hand.claim.options[room.match.seat_of(1)]
         assert room.snapshot("alice")["game"]["players"][1]["blocked"] and room.info()["seats"][1]["blocked"]
         run.check_replay()
-        run.until(lambda r: r.window is None)
+        run.until(lambda r: not claiming(r))
         # the voided 和 is not declared: no foul, no penalty, no offence
         assert not any(e["k"] == "offence" and e["kind"] == "false_win" for e in run.log)
         assert room.match.hand.fouls == () or all(f[0] != 1 for f in room.match.hand.fouls)
@@ -283,7 +287,7 @@ def test_a_substitute_never_wins_over_a_whole_match_and_the_match_completes():
     room.connect("alice", 0)
     room.connect("bob", 0)
     run.system({"t": "start"})
-    run.until(lambda r: len(r.hands) >= 1 and r.window is not None)  # mid-match, in a claim window
+    run.until(lambda r: len(r.hands) >= 1 and claiming(r))  # mid-match, in a claim window
     out = run.system({"t": "substitute", "player": 1})
     assert [m for to, m in out if to == "bob" and m["t"] == "substituted"] != []
     assert room.members["bob"].seat is None  # a spectator now: the spectator's view only
@@ -346,11 +350,11 @@ def test_leave_during_a_match_keeps_the_seat_for_the_player():
 def test_time_up_voids_the_hand_in_progress():
     run = Run(table(("alice", None, None, None), hands=8))
     run.system({"t": "start"})
-    run.until(lambda r: r.match.number == 2 and len(r.actions) > 30 and r.window is not None)
+    run.until(lambda r: r.match.number == 2 and len(r.actions) > 30 and claiming(r))
     scores = list(room_scores := run.room.match.scores)
     out = run.system({"t": "time_up"})
     room = run.room
-    assert room.phase == "lobby" and room.window is None
+    assert room.phase == "lobby" and not claiming(room)
     (rec,) = room.records()["matches"]
     assert len(rec["hands"]) == 3 and rec["void"]
     void = rec["hands"][-1]
@@ -382,7 +386,7 @@ def test_time_up_between_hands_ends_the_match_at_once():
     run = Run(table(("alice", None, None, None), hands=8, between_time=30))
     run.room.connect("alice", 0)  # connected, she does not press continue: the table waits
     run.system({"t": "start"})
-    run.until(lambda r: r.match.phase == gm.BETWEEN and r.window is None)
+    run.until(lambda r: r.match.phase == gm.BETWEEN)
     run.system({"t": "time_up"})
     (rec,) = run.room.records()["matches"]
     assert len(rec["hands"]) == 1 and not rec["void"] and run.room.phase == "lobby"

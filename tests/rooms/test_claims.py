@@ -1,14 +1,12 @@
-"""Claim windows never tell who can claim (docs/rooms.md): every discard and added kong opens the same
-window for the three other seats, the game's own window is hidden, and its later events are held."""
-
-import dataclasses
+"""Claim windows never tell who can claim (docs/rooms.md): every discard and added kong opens the game's
+window for the three other seats, a seat that cannot claim is offered only pass, and an answer is
+acknowledged to the answering seat only."""
 
 import pytest
 
 from game import match as gm
 from game.state import CLAIM
 from rooms.errors import RoomError
-from rooms.window import window_view
 
 from tests.rooms.support import CODE, act, bots_room, random_bot, tidy
 
@@ -21,16 +19,19 @@ def public(v):
     return out
 
 
+def claiming(room) -> bool:
+    return room.phase == "playing" and room.match.phase == gm.PLAYING and room.match.hand.phase == CLAIM
+
+
 def play_and_watch(room, pid, now=1.0, policy=tidy, on_window=None, on_out=None, limit=20_000):
     seen = None
     for _ in range(limit):
         if room.phase != "playing":
             return
-        w = room.window
-        if w is not None and w is not seen:
-            seen = w
+        if claiming(room) and room.match.seq != seen:
+            seen = room.match.seq
             if on_window:
-                on_window(room, w)
+                on_window(room)
         g = room.snapshot(pid)["game"]
         if g["to_act"]:
             out = act(room, pid, policy(g), now)
@@ -55,30 +56,26 @@ def test_every_discard_opens_the_same_window_for_everybody():
     room = wufan_room()
     stats = {"asked": 0, "silent": 0}
 
-    def on_window(room, w):
-        game_asks = room.match.phase == gm.PLAYING and room.match.hand.phase == CLAIM and room.match.seq == w.seq
-        stats["asked" if game_asks else "silent"] += 1
-        assert len(w.asked) == 3 and w.player not in w.asked
-        w = dataclasses.replace(w, answers={})  # as at the opening (bots have answered already)
-        views = {p: window_view(w, p) for p in range(4)}
-        spectator = window_view(w, None)
-        for p in w.asked:
+    def on_window(room):
+        hand = room.match.hand
+        w = hand.claim
+        if any(r is not None for r in w.responses):
+            return  # the bots (bot_delay 0) answered already: look at windows still untouched
+        stats["asked" if any(w.options) else "silent"] += 1
+        discarder = room.match.player_at(w.seat)
+        views = {p: room._view(p) for p in range(4)}
+        spectator = room._view(None)
+        for p in range(4):
+            if p == discarder:
+                continue
             v = views[p]
             assert v["phase"] == "claim" and v["claim"] == {"kind": w.kind, "tile": w.tile, "seat": w.seat}
             assert v["to_act"] and {"a": "pass"} in v["legal"]
-            if not w.options[p]:
+            if not w.options[room.match.seat_of(p)]:
                 assert v["legal"] == [{"a": "pass"}]
             # the public part is the same for everybody, and the same as a spectator's
             assert public(v) == public(spectator)
-        assert views[w.player]["legal"] == [] and not views[w.player]["to_act"]
-        if game_asks:
-            # The room's view equals the game's own view during its window, legal moves aside.
-            for p in range(4):
-                real = gm.view(room.match, p)
-                if p in w.asked and not w.options[p]:
-                    real["legal"], real["to_act"] = [{"a": "pass"}], True
-                assert views[p] == real
-            assert window_view(w, None) == gm.view(room.match, None)
+        assert views[discarder]["legal"] == [] and not views[discarder]["to_act"]
 
     play_and_watch(room, "alice", on_window=on_window)
     assert stats["asked"] > 5 and stats["silent"] > 20  # both kinds happened, and looked alike
@@ -145,9 +142,10 @@ def test_game_messages_carry_the_seq_to_answer():
         room.handle("alice", {"t": "add_bot", "seat": s}, 0)
     out = room.handle("alice", {"t": "start"}, 0)
     last = [m for to, m in out if to == "alice" and m["t"] == "game"][-1]
-    assert last["to_act"] and last["seq"] == room.window.seq
+    assert last["to_act"] and last["seq"] == room.match.seq and claiming(room)
     out = room.handle("alice", {"t": "act", "action": {"a": "pass", "seq": last["seq"]}}, 2)
-    assert out[0].msg["seq"] == room.match.seq
+    assert out[0].msg["seq"] == last["seq"]  # the acknowledgement: still the window's
+    assert [m for to, m in out if to == "alice"][-1]["seq"] == room.match.seq > last["seq"]
 
 
 def test_an_answer_to_a_window_that_closed_is_stale():
@@ -165,21 +163,21 @@ def test_an_answer_to_a_window_that_closed_is_stale():
         if room.phase != "playing" or {"her turn", "not hers"} <= codes:
             break
         g = room.snapshot("alice")["game"]
-        w = room.window
-        if w is not None and g["to_act"] and 1 in w.asked and not any(w.options.values()):
-            # the game asked nobody: when the window closes, the seq stays where it is
-            late = {"a": "pass", "seq": w.seq}
-            now = w.opened + room.config.claim_time
+        if claiming(room) and g["to_act"] and not any(room.match.hand.claim.options):
+            # nobody could claim: the window closes on its timer and moves seq on all the same
+            seq, opened = room.match.seq, room._clock()["started"]
+            late = {"a": "pass", "seq": seq}
+            now = opened + room.config.claim_time
             room.tick(now)
-            assert room.window is None
+            assert not claiming(room) or room.match.seq != seq
             with pytest.raises(RoomError) as e:
                 room.handle("alice", {"t": "act", "action": late}, now)
             assert e.value.code == "action/stale", e.value.message
             her_turn = bool(room.snapshot("alice")["game"]["to_act"])
             codes.add("her turn" if her_turn else "not hers")
-            # a claim the window never offered her is still wrong, not late
+            # an answer carrying the current seq that is not hers to give is wrong, not late
             with pytest.raises(RoomError) as e:
-                room.handle("alice", {"t": "act", "action": {"a": "pung", "seq": w.seq}}, now)
+                room.handle("alice", {"t": "act", "action": {"a": "pung", "seq": room.match.seq}}, now)
             assert e.value.code == ("action/illegal" if her_turn else "action/not_your_turn"), e.value.message
             continue
         if g["to_act"]:
