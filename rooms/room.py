@@ -455,7 +455,8 @@ class Room(RoomMessages):
             else:
                 self.banks[p] = clock.spend(self.banks[p], self.turn_started,
                                             clock.free_time(self.config, self.turn_first), now)
-        self.match, events = gm.step(m, p, with_seq(action, m.seq))
+        action = with_seq(action, m.seq)  # an old log's entry carries the old numbering
+        self.match, events = gm.step(m, p, action)
         self.actions.append((p, action))
         if claim and self.match.seq == m.seq:
             # The window waits for other answers: only the answering seat hears (that it answered).
