@@ -26,8 +26,8 @@ class RoomConfig:
     first_turn_time: float = 30.0  # R98: the dealer's first discard, including 补花
     turn_time: float = 15.0  # R98: every other turn
     claim_time: float = 8.0  # decisions.md item 14: 8 s online
-    claim_min: float = 1.0  # every window lasts at least this long (rooms/window.py)
-    claim_early_close: bool = True  # False: every window lasts claim_time (reveals nothing at all)
+    claim_min: float = 1.0  # bots and 托管 answer a claim window no sooner (docs/rooms.md)
+    claim_early_close: bool = True  # False: bots and 托管 answer a claim window at claim_time
     bank: float = 60.0  # per player per match, used after the free time
     grace: float = 20.0  # a disconnected seat goes to 托管 after this
     between_time: float = 30.0  # to press "continue" between hands
