@@ -152,7 +152,7 @@ def test_cli_simulate_and_replay(tmp_path, capsys):
     assert cli(["simulate", "--hands", "20", "--seed", "4", "--min-fan", "0", "--dump", str(dump)]) == 0
     out = capsys.readouterr().out
     assert "hands: 20" in out
-    assert "wins by fan:\n  幺九刻\t2\n" in out  # the summary reads each win's fans by name
+    assert "wins by fan:\n  花牌\t4\n" in out and "\n  幺九刻\t1\n" in out  # each win's fans by name
     lines = [json.loads(x) for x in dump.read_text().splitlines()]
     assert [x["type"] for x in lines].count("match") == 2  # 16 + 4 hands
     assert cli(["replay", str(dump)]) == 0
