@@ -1,7 +1,8 @@
 """The worked examples of every fan (shared/rules/fan-examples.json) scored by our engine.
 
-The shared folder sits next to the repository (<root>/main and <root>/shared); GUOBIAO_SHARED
-overrides its location. Missing examples skip locally but fail on CI, so they are never silently
+The shared folder is found by walking up from this file to the first folder that holds
+shared/rules/fan-examples.json (the checkout's parent, or any ancestor: a worktree nested one level
+deeper finds it too); GUOBIAO_SHARED overrides its location. Missing examples skip locally but fail on CI, so they are never silently
 lost there.
 """
 
@@ -27,7 +28,8 @@ def _examples_file() -> Path | None:
     roots = []
     if os.environ.get("GUOBIAO_SHARED"):
         roots.append(Path(os.environ["GUOBIAO_SHARED"]))
-    roots.append(Path(__file__).resolve().parents[3] / "shared")
+    # Walking up, not a fixed depth: a checkout at <root>/main and a worktree at <root>/wt/x both find it.
+    roots += [parent / "shared" for parent in Path(__file__).resolve().parents]
     return next((root / RELATIVE for root in roots if (root / RELATIVE).is_file()), None)
 
 
