@@ -138,3 +138,26 @@ def shot(page: Page, artifacts: Path, name: str) -> Path:
     path = artifacts / f"{name}.png"
     page.screenshot(path=str(path), full_page=True)
     return path
+
+
+def box(page: Page, selector: str) -> dict:
+    """The bounding box of the first element matching ``selector`` (it must be rendered)."""
+    b = page.locator(selector).first.bounding_box()
+    assert b is not None, f"{selector} is not rendered"
+    return b
+
+
+def assert_inside_viewport(page: Page, selector: str) -> dict:
+    """The element is wholly visible without scrolling: its box lies inside the viewport."""
+    b = box(page, selector)
+    vw, vh = page.viewport_size["width"], page.viewport_size["height"]
+    assert b["x"] >= -0.5 and b["y"] >= -0.5 and b["x"] + b["width"] <= vw + 0.5 and b["y"] + b["height"] <= vh + 0.5, (
+        f"{selector} at {b} is not inside the {vw}x{vh} viewport")
+    return b
+
+
+def overlap(a: dict, b: dict) -> float:
+    """The area two boxes share."""
+    w = min(a["x"] + a["width"], b["x"] + b["width"]) - max(a["x"], b["x"])
+    h = min(a["y"] + a["height"], b["y"] + b["height"]) - max(a["y"], b["y"])
+    return max(0.0, w) * max(0.0, h)

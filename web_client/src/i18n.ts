@@ -92,6 +92,7 @@ export const STRINGS = {
   wall: ["余 {0} 张", "{0} left"],
   dealer: ["庄", "Dealer"],
   yourTurn: ["轮到你出牌", "Your turn: discard a tile"],
+  winHelp: ["可以和牌：回车或 H 和牌；要打牌请先选一张牌，再点一下（或按 ↓）", "You can win: Enter or H wins; to discard instead, choose a tile and click it again (or ↓)"],
   discardHelp: ["点一下选牌，再点一下打出（或按 ← → 选牌，回车打出）", "Click a tile, click again to discard (or ← → and Enter)"],
   waitingFor: ["等待 {0}", "Waiting for {0}"],
   claimPrompt: ["{0} 打出 {1}", "{0} discarded {1}"],

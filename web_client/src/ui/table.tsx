@@ -60,7 +60,9 @@ export function Table({ s }: { s: AppState }) {
         <div class="spectator-bar">{t("spectating")} · <button type="button" onClick={() => app.leave()}>{t("leave")}</button></div>
       )}
       {showClaim ? <ClaimPrompt s={s} g={g} opts={opts} seconds={cd?.left ?? null} /> : null}
-      {s.matchResult ? <MatchResultView s={s} /> : s.handResult ? <HandResultView s={s} /> : null}
+      {/* The last hand's result comes first, then the ranking (its button, or Enter). */}
+      {s.handResult && (!s.matchResult || s.handResult.match === s.matchResult.match) ? <HandResultView s={s} />
+        : s.matchResult ? <MatchResultView s={s} /> : null}
     </div>
   );
 }
@@ -155,9 +157,11 @@ function HandBar({ s, g, opts, myTurn, readyMode, setReadyMode }: {
   const [sel, setSel] = useState<number | null>(null);
   const canDiscard = (x: Tile) => (readyMode ? opts.readyDiscards.has(x) : opts.discards.has(x));
   const key = `${g.match.hand}:${g.seq}:${all.join(",")}`;
+  const winOffered = myTurn && opts.win;
   useEffect(() => {
-    // A new decision: select the drawn tile (the usual discard), or nothing.
-    setSel(myTurn ? all.length - 1 : null);
+    // A new decision: select the drawn tile (the usual discard), or nothing. When a win is offered,
+    // nothing is selected: Enter wins, and a discard needs a tile chosen first.
+    setSel(myTurn && !opts.win ? all.length - 1 : null);
   }, [key, myTurn]);
   const ready = useMemo(() => (app.prefs.hint && myTurn ? readyDiscards(g) : new Set<Tile>()), [key, myTurn, app.prefs.hint]);
   const discard = (i: number) => {
@@ -173,6 +177,7 @@ function HandBar({ s, g, opts, myTurn, readyMode, setReadyMode }: {
     else setSel(i);
   };
   // Keyboard: ← → choose, Enter / ↓ discard, H win, K kong, R 报听 (Enter continues: results.tsx).
+  // When a win is offered Enter means 和, never a discard: ↓ or Space discards the chosen tile.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
@@ -181,6 +186,7 @@ function HandBar({ s, g, opts, myTurn, readyMode, setReadyMode }: {
       if (myTurn) {
         if (k === "arrowleft") { setSel((x) => Math.max(0, (x ?? all.length) - 1)); e.preventDefault(); }
         else if (k === "arrowright") { setSel((x) => Math.min(all.length - 1, (x ?? -1) + 1)); e.preventDefault(); }
+        else if (k === "enter" && opts.win) { app.act({ a: "win" }); e.preventDefault(); }
         else if ((k === "enter" || k === "arrowdown" || k === " ") && sel !== null) { discard(sel); e.preventDefault(); }
         else if ((k === "h" || k === "w") && opts.win) app.act({ a: "win" });
         else if (k === "k" && opts.concealedKongs.length + opts.addedKongs.length === 1) {
@@ -205,7 +211,7 @@ function HandBar({ s, g, opts, myTurn, readyMode, setReadyMode }: {
           <Countdown seconds={countdownMine.free > 0 ? countdownMine.free : countdownMine.left}
             bank={countdownMine.free > 0 ? countdownMine.bank : undefined} />
         ) : null}
-        {myTurn ? <span class="muted small help">{t("discardHelp")}</span> : null}
+        {myTurn ? <span class="muted small help">{t(winOffered ? "winHelp" : "discardHelp")}</span> : null}
       </div>
       <div class="hand" data-testid="hand">
         {all.map((x, i) => (
@@ -218,7 +224,11 @@ function HandBar({ s, g, opts, myTurn, readyMode, setReadyMode }: {
         ))}
       </div>
       <div class="actions" data-testid="actions">
-        {myTurn && opts.win ? <button type="button" class="win" data-action="win" onClick={() => app.act({ a: "win" })}>{t("selfDrawn")} <kbd>H</kbd></button> : null}
+        {winOffered ? (
+          <button type="button" class="win primary" data-action="win" onClick={() => app.act({ a: "win" })}>
+            {t("selfDrawn")} <kbd>↵</kbd> <kbd>H</kbd>
+          </button>
+        ) : null}
         {myTurn ? opts.concealedKongs.map((x) => (
           <button type="button" data-action="concealed_kong" onClick={() => app.act({ a: "concealed_kong", tile: x })}>
             {t("concealedKong")} <TileView t={x} size="small" />
@@ -235,8 +245,8 @@ function HandBar({ s, g, opts, myTurn, readyMode, setReadyMode }: {
           </button>
         ) : null}
         {myTurn && sel !== null && all[sel] !== undefined && canDiscard(all[sel]) ? (
-          <button type="button" class="primary" data-action="discard" onClick={() => discard(sel)}>
-            {lang() === "zh" ? "打出" : "Discard"} {tileLabel(all[sel], lang())} <kbd>↵</kbd>
+          <button type="button" class={winOffered ? "" : "primary"} data-action="discard" onClick={() => discard(sel)}>
+            {lang() === "zh" ? "打出" : "Discard"} {tileLabel(all[sel], lang())} <kbd>{winOffered ? "↓" : "↵"}</kbd>
           </button>
         ) : null}
         <span class="grow" />

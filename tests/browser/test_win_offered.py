@@ -1,0 +1,48 @@
+"""When a win is offered, Enter wins: 和 is the primary action and the winning tile is not thrown away."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from game.tiles import parse_tiles
+from game.wall import arrange_wall
+from tests.browser.helpers import TIMEOUT, add_bots, assert_inside_viewport, create_room, shot, sign_in
+from tests.browser.test_results import OTHERS, OURS
+
+
+@pytest.mark.parametrize("width,height", [(1280, 800), (360, 640)])
+def test_enter_wins_and_never_discards_when_a_win_is_offered(browser, server, fast, scripted_wall, artifacts, width, height):
+    # We deal first with a complete hand: 自摸 is offered on the first turn.
+    scripted_wall(arrange_wall([parse_tiles(OURS)] + [parse_tiles(h) for h in OTHERS]))
+    ctx = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
+    page = ctx.new_page()
+    sign_in(page, server.url, "Win")
+    create_room(page, "guobiao", hands=4)
+    add_bots(page, 3)
+    page.click("[data-action=start]")
+    win = page.locator("[data-testid=actions] [data-action=win]")
+    expect(win).to_be_visible(timeout=TIMEOUT)
+    hand = page.locator("[data-testid=hand] .tile")
+    expect(hand).to_have_count(14)
+    # 和 is the primary, highlighted action; no tile is raised ready to be thrown, no discard button.
+    expect(win).to_have_class("win primary")
+    assert page.locator("[data-testid=hand] .tile.selected").count() == 0
+    assert page.locator("[data-testid=actions] [data-action=discard]").count() == 0
+    assert_inside_viewport(page, "[data-testid=actions] [data-action=win]")
+    shot(page, artifacts, f"win-offered-{width}x{height}")
+    # One click on a tile only chooses it (a second click would throw it): nothing is discarded.
+    hand.last.click()
+    expect(page.locator("[data-testid=hand] .tile.selected")).to_have_count(1)
+    discard = page.locator("[data-testid=actions] [data-action=discard]")
+    expect(discard).to_be_visible()
+    assert "primary" not in (discard.get_attribute("class") or "")
+    expect(hand).to_have_count(14)
+    # Enter wins even with a tile chosen.
+    page.keyboard.press("Enter")
+    result = page.locator("[data-testid=hand-result]")
+    expect(result).to_be_visible(timeout=TIMEOUT)
+    expect(result.locator("[data-testid=fans]")).to_be_visible()
+    expect(result.locator("[data-testid=fans] tr[data-fan='28']")).to_be_visible()  # Pure Straight: our win
+    shot(page, artifacts, f"win-offered-enter-{width}x{height}")
+    ctx.close()
