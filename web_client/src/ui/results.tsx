@@ -121,12 +121,14 @@ export function HandResultView({ s }: { s: AppState }) {
   const opts = options(g?.legal);
   const cd = s.clock?.decision === "between" ? countdown(s.clock, s.clockOffset, now) : null;
   const winSeat = g?.result?.win?.seat;
+  const last = !!s.matchResult; // the match's last hand: the ranking follows
   useEffect(() => {
-    // Enter continues to the next hand.
+    // Enter continues to the next hand, or after the last one to the ranking.
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === "Enter" && opts.cont) {
+      if (e.key === "Enter" && (opts.cont || last)) {
         e.preventDefault();
-        app.act({ a: "continue" });
+        if (opts.cont) app.act({ a: "continue" });
+        else app.closeHandResult();
       }
     };
     window.addEventListener("keydown", onKey);
@@ -155,7 +157,11 @@ export function HandResultView({ s }: { s: AppState }) {
           <Scoreboard s={s} hands={s.records.current} />
         </details>
         <div class="row wrap">
-          {opts.cont ? (
+          {last && !opts.cont ? (
+            <button type="button" class="primary" data-action="show-ranking" onClick={() => app.closeHandResult()}>
+              {t("finalRanking")} <kbd>↵</kbd>
+            </button>
+          ) : opts.cont ? (
             <button type="button" class="primary" data-action="continue" onClick={() => app.act({ a: "continue" })}>
               {t("continue")} {cd ? <Countdown seconds={cd.left} /> : null} <kbd>↵</kbd>
             </button>

@@ -1,0 +1,54 @@
+"""The match's last hand: its result (the fan breakdown) shows first, then the final ranking."""
+
+from __future__ import annotations
+
+import time
+
+from playwright.sync_api import expect
+
+from game.tiles import parse_tiles
+from game.wall import arrange_wall
+from tests.browser.helpers import TIMEOUT, add_bots, assert_inside_viewport, create_room, shot, sign_in
+from tests.browser.test_results import OTHERS, OURS
+
+
+def test_last_hands_result_shows_before_the_final_ranking(browser, server, fast, scripted_wall, artifacts):
+    # Every hand deals the dealer a complete hand: each of the four hands is won at once by 自摸.
+    scripted_wall(arrange_wall([parse_tiles(OURS)] + [parse_tiles(h) for h in OTHERS]))
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
+    page = ctx.new_page()
+    sign_in(page, server.url, "Last")
+    create_room(page, "guobiao", hands=4)
+    add_bots(page, 3)
+    page.click("[data-action=start]")
+    result = page.locator("[data-testid=hand-result]")
+    ranking = page.locator("[data-testid=match-result]")
+    end = time.monotonic() + 120
+    while time.monotonic() < end:
+        assert ranking.count() == 0, "the final ranking appeared before the last hand's result"
+        if result.count() and result.locator("h2").first.text_content().find("4 of 4") >= 0:
+            break
+        for sel in ("[data-testid=actions] [data-action=win]", "[data-testid=hand-result] [data-action=continue]"):
+            b = page.locator(sel)
+            if b.count():
+                try:
+                    b.first.click(timeout=1000)
+                except Exception:
+                    pass
+        page.wait_for_timeout(100)
+    else:
+        raise AssertionError("the fourth hand's result never showed")
+    # The last hand's fans are shown, the ranking waits for its button.
+    expect(result.locator("[data-testid=fans]")).to_be_visible()
+    expect(result.locator("[data-testid=fans] tr[data-fan='28']")).to_be_visible()
+    button = result.locator("[data-action=show-ranking]")
+    expect(button).to_be_visible(timeout=TIMEOUT)
+    assert ranking.count() == 0
+    assert_inside_viewport(page, "[data-testid=hand-result] [data-action=show-ranking]")
+    shot(page, artifacts, "last-hand-result")
+    button.click()
+    expect(ranking).to_be_visible(timeout=TIMEOUT)
+    expect(result).to_have_count(0)
+    expect(ranking.locator(".ranking li")).to_have_count(4)
+    shot(page, artifacts, "last-hand-ranking")
+    ctx.close()
