@@ -3,7 +3,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench clean
+.PHONY: run test bench clean wire
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,6 +27,12 @@ web_client/node_modules/.installed: web_client/package-lock.json
 web_client/dist: web_client/node_modules/.installed $(CLIENT_SOURCES)
 	cd web_client && npm run build
 	touch $@
+
+# The client's wire types (web_client/src/wire.gen.ts) from server/wire.py and server/schema.py; run it
+# after changing a message or a command (tests/server/test_wire.py fails while the file is stale).
+wire: $(STAMP)
+	$(BIN)/python -m server.wire_ts > web_client/src/wire.gen.ts.tmp
+	mv web_client/src/wire.gen.ts.tmp web_client/src/wire.gen.ts
 
 test: $(STAMP)
 	$(BIN)/python -m pytest

@@ -1,0 +1,718 @@
+"""The messages the server sends, declared once (docs/protocol.md describes them; this module is the
+source of truth for their shape). The browser client's types are generated from here and from the
+commands' fields (server/schema.py) by server/wire_ts.py: ``make wire`` writes
+web_client/src/wire.gen.ts, and tests/server/test_wire.py fails when that file is stale.
+
+``NotRequired`` marks a field a message may leave out; ``X | None`` a field sent as null.
+Every message may also carry ``re`` (the ``id`` of the command it answers) and ``n`` (its number among
+the pushes of this connection), and a room's messages ``room`` and ``rseq`` (Envelope).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal, NotRequired, TypedDict, Union
+
+from rooms.config import RoomConfig  # a dataclass: its fields are the config's keys (docs/protocol.md "Room config")
+
+Tile = int  # 0..33 suits and honours, 34..41 flowers (game/tiles.py)
+# A fan: [id, Chinese name, English name, points, count] and, in results, the sets that formed it
+# (game.fans fan_lists); the id is None for a room's extra fans (258将, 听).
+Fan = Union[tuple[int | None, str, str, int, int], tuple[int | None, str, str, int, int, list[str]]]
+
+
+class Envelope(TypedDict):
+    re: NotRequired[int]
+    n: NotRequired[int]
+    room: NotRequired[str]
+    rseq: NotRequired[int]
+
+
+# -- game view (game/views.py view, game/match.py view) -----------------------------------------------
+
+class Meld(TypedDict):
+    kind: Literal["chow", "pung", "kong"]
+    tile: NotRequired[Tile]  # absent for another seat's concealed kong (face down)
+    concealed: bool
+    claimed: NotRequired[Tile]
+    source: NotRequired[int]  # the seat it was claimed from
+    added: NotRequired[bool]
+
+
+class PlayerView(TypedDict):
+    seat: int
+    wind: int  # 0..3 = E S W N
+    melds: list[Meld]
+    flowers: list[Tile]
+    discards: list[tuple[Tile, bool]]  # [tile, claimed]
+    tiles: int  # concealed tile count
+    blocked: bool
+    declared: bool  # 报听
+    hand: NotRequired[list[Tile]]
+
+
+class Action(TypedDict):
+    """A legal action (game/actions.py action_dict); ``tile`` for discards and kongs, ``low`` for a chow."""
+    a: Literal["discard", "win", "pass", "chow", "pung", "kong", "concealed_kong", "added_kong", "continue"]
+    tile: NotRequired[Tile]
+    low: NotRequired[Tile]
+    ready: NotRequired[bool]
+    seq: NotRequired[int]
+
+
+class WinView(TypedDict):
+    seat: int
+    from_: int | None
+    tile: Tile
+    robbed: bool
+    self_drawn: bool
+    tiles: list[Tile]  # the winner's concealed tiles without the winning tile
+    fans: list[Fan]
+    total: int
+
+
+class ResultView(TypedDict):
+    payments: list[int]
+    penalties: list[int]
+    win: WinView | None
+    hands: NotRequired[list[list[Tile]]]  # every seat's concealed tiles, after an exhaustive draw
+
+
+class MatchInfo(TypedDict):
+    hand: int
+    hands: int
+    round: int
+    seats: list[int]  # the player at each table seat
+    scores: list[int]  # per player
+    phase: Literal["playing", "between", "finished"]
+    ready: list[bool]
+    player: int | None
+    seq: int
+    no_win: list[bool]  # per player: an unranked bot that cannot win
+    last: int  # the last hand to play (a time limit may bring it forward)
+    void: bool  # the match was stopped before its end (time up)
+    deltas: NotRequired[list[int]]
+
+
+class SelfDrawn(TypedDict):
+    total: int
+    total_without_flowers: int
+    meets_min: bool
+
+
+class HintWait(TypedDict):
+    """A wait as game/hints.py gives it: its fans on a discard, and self-drawn (自摸, 不求人)."""
+    tile: Tile
+    fans: list[Fan]
+    total: int
+    total_without_flowers: int
+    meets_min: bool
+    self_drawn: NotRequired[SelfDrawn]
+
+
+class Hint(TypedDict):
+    """The waits now (13 − 3k tiles), or per discard (its tile as a string key) that leaves the hand ready."""
+    waits: NotRequired[list[HintWait]]
+    discards: NotRequired[dict[str, list[HintWait]]]
+
+
+class ClaimView(TypedDict):
+    kind: str
+    tile: Tile
+    seat: int
+
+
+class GameView(TypedDict):
+    seq: int
+    phase: Literal["turn", "claim", "over"]
+    dealer: int
+    prevalent: int
+    turn: int
+    wall: int
+    seat: int | None  # the viewer's table seat (None: a spectator)
+    players: list[PlayerView]
+    fouls: list[tuple[int, str, int]]  # [seat, kind, points]
+    claim: NotRequired[ClaimView | None]
+    hand: NotRequired[list[Tile]]
+    drawn: NotRequired[Tile | None]
+    legal: NotRequired[list[Action]]
+    to_act: NotRequired[bool]
+    result: NotRequired[ResultView]
+    match: MatchInfo
+    hint: NotRequired[Hint | None]
+
+
+# -- game events (game/views.py EVENT_FIELDS: what each seat may see of them) -------------------------
+
+class EvStart(TypedDict):
+    t: Literal["start"]
+    dealer: int
+    prevalent: int
+    wall: int
+    seq: int
+    hand: NotRequired[int]
+
+
+class EvDeal(TypedDict):
+    t: Literal["deal"]
+    seat: int
+    count: int
+    tiles: NotRequired[list[Tile]]  # the own seat's only
+    hand: NotRequired[int]
+
+
+class EvFlower(TypedDict):
+    t: Literal["flower"]
+    seat: int
+    tile: Tile
+    source: Literal["deal", "wall", "tail"]
+    hand: NotRequired[int]
+
+
+class EvDraw(TypedDict):
+    t: Literal["draw"]
+    seat: int
+    source: Literal["wall", "tail"]
+    tile: NotRequired[Tile]  # the own seat's only
+    hand: NotRequired[int]
+
+
+class EvTurn(TypedDict):
+    t: Literal["turn"]
+    seat: int
+    seq: int
+    hand: NotRequired[int]
+
+
+class EvDiscard(TypedDict):
+    t: Literal["discard"]
+    seat: int
+    tile: Tile
+    ready: bool
+    hand: NotRequired[int]
+
+
+class EvClaimWindow(TypedDict):
+    t: Literal["claim_window"]
+    kind: str
+    tile: Tile
+    seat: int
+    seq: int
+    hand: NotRequired[int]
+
+
+class EvResponse(TypedDict):
+    t: Literal["response"]
+    seat: NotRequired[int]  # the own seat's only
+    action: NotRequired[str]
+    hand: NotRequired[int]
+
+
+class EvClaim(TypedDict):
+    t: Literal["claim"]
+    seat: int
+    kind: str
+    tile: Tile
+    from_: int
+    meld: Meld
+    hand: NotRequired[int]
+
+
+class EvConcealedKong(TypedDict):
+    t: Literal["concealed_kong"]
+    seat: int
+    tile: NotRequired[Tile]  # the own seat's only
+    hand: NotRequired[int]
+
+
+class EvAddedKong(TypedDict):
+    t: Literal["added_kong"]
+    seat: int
+    tile: Tile
+    hand: NotRequired[int]
+
+
+class EvFoul(TypedDict):
+    t: Literal["foul"]
+    seat: int
+    kind: str
+    points: int
+    hand: NotRequired[int]
+
+
+class EvHandEnd(TypedDict):
+    t: Literal["hand_end"]
+    seq: int
+    kongs: list[list[Tile]]  # each seat's concealed kongs, shown at the end
+    payments: list[int]
+    penalties: list[int]
+    win: WinView | None
+    hands: NotRequired[list[list[Tile]]]  # 荒牌: every seat's concealed tiles
+    hand: NotRequired[int]
+
+
+class EvHandStart(TypedDict):
+    t: Literal["hand_start"]
+    hand: int
+    round: int
+    seats: list[int]
+    scores: list[int]
+    seq: int
+
+
+class EvScores(TypedDict):
+    t: Literal["scores"]
+    hand: int
+    scores: list[int]
+    deltas: list[int]
+
+
+class EvReady(TypedDict):
+    t: Literal["ready"]
+    player: int
+    hand: NotRequired[int]
+
+
+class EvMatchEnd(TypedDict):
+    t: Literal["match_end"]
+    scores: list[int]
+    hand: NotRequired[int]
+
+
+EVENTS = (EvStart, EvDeal, EvFlower, EvDraw, EvTurn, EvDiscard, EvClaimWindow, EvResponse, EvClaim,
+          EvConcealedKong, EvAddedKong, EvFoul, EvHandEnd, EvHandStart, EvScores, EvReady, EvMatchEnd)
+GameEvent = Union[EvStart, EvDeal, EvFlower, EvDraw, EvTurn, EvDiscard, EvClaimWindow, EvResponse, EvClaim,
+                  EvConcealedKong, EvAddedKong, EvFoul, EvHandEnd, EvHandStart, EvScores, EvReady, EvMatchEnd]
+
+
+# -- rooms (rooms/messages.py, server/roomtask.py) ---------------------------------------------------
+
+class SeatInfo(TypedDict):
+    id: str
+    bot: str | None
+    ready: bool
+    connected: bool
+    auto: str | None
+    name: NotRequired[str]
+    blocked: bool  # 停和 in the hand in play
+    no_win: bool  # an unranked bot that cannot win plays the seat (tournament tables)
+    substitute: bool
+    replaces: str | None  # the player a substitute stands in for
+
+
+class RoomInfo(TypedDict):
+    id: str
+    type: str
+    config: RoomConfig
+    host: str | None
+    phase: Literal["lobby", "playing"]
+    seats: list[SeatInfo | None]
+    matches: int
+    spectators: list[str]
+    invite: NotRequired[str]  # members only
+    names: NotRequired[dict[str, str]]
+    table: Any  # a tournament table's key, else None
+    time_up: bool
+
+
+class SeatSummary(TypedDict):
+    id: str
+    bot: str | None
+    name: NotRequired[str]
+
+
+class RoomSummary(TypedDict):
+    room: str
+    type: str
+    phase: str
+    hands: int
+    seats: list[SeatSummary | None]
+    spectators: int
+    names: NotRequired[dict[str, str]]
+
+
+class Clock(TypedDict):
+    decision: Literal["turn", "claim", "between"] | None
+    deadline: float | None
+    started: float | None
+    free_until: float | None
+    banks: list[float]
+    auto: list[str | None]
+    player: NotRequired[int]
+    now: NotRequired[float]
+
+
+class HandRecord(TypedDict):
+    match: int
+    hand: int
+    round: int
+    dealer: int
+    seats: list[int]
+    ids: list[str | None]
+    winner: int | None
+    discarder: int | None
+    self_drawn: bool
+    robbed: bool
+    tile: Tile | None
+    fans: list[Fan]  # with the sets that formed each fan
+    total: int
+    payments: list[int]
+    penalties: list[int]
+    deltas: list[int]
+    scores: list[int]
+    void: bool
+
+
+class Placing(TypedDict):
+    place: int
+    player: int
+    id: str | None
+    score: int
+
+
+class MatchRecord(TypedDict):
+    match: int
+    ids: list[str | None]
+    scores: list[int]
+    ranking: list[Placing]
+    hands: list[HandRecord]
+    seed: Any
+    rules: dict[str, Any]
+    actions: list[Any]
+    void: bool
+    no_win: list[bool]
+
+
+class Records(TypedDict):
+    matches: list[MatchRecord]
+    current: list[HandRecord]
+
+
+class You(TypedDict):
+    id: str
+    seat: int | None
+    host: bool
+    hints: bool  # whether the room sends this player the wait hint
+
+
+# -- tournaments (rooms/tournament/report.py) ---------------------------------------------------------
+
+class TournamentSummary(TypedDict):
+    id: str
+    name: str
+    type: str
+    state: str
+    players: int
+    max_players: int
+    sessions: int
+    session: int | None  # the session being played
+    next_start: float | None  # the next session's scheduled start (Unix seconds)
+    organiser: str
+
+
+class TournamentConfig(TypedDict):
+    """rooms/tournament/config.py TournamentConfig.to_dict (tests/server/test_wire.py: the same keys)."""
+    name: str
+    type: str
+    sessions: int
+    hands: int
+    time_limit: float
+    time_up: str
+    seating: str
+    starts: list[float | None]
+    checkin_before: float
+    max_players: int
+    min_players: int
+    fill_bots: bool
+    checkin_required: bool
+    turn_time: float
+    claim_time: float
+    bank: float
+    false_win_penalty: bool
+
+
+class FoulEvidence(TypedDict):
+    tiles: list[Tile]
+    drawn: Tile | None
+    melds: list[Meld]
+    from_ready: int  # shanten: 0 ready, 1 one tile from ready
+
+
+class Cancellation(TypedDict):
+    by: str
+    at: float
+    reason: str
+
+
+class SanctionRecord(TypedDict):
+    id: int
+    kind: str  # warning | points | stop_win | suspend | notice | late | forfeit | offence | false_win
+    player: str | None
+    session: int | None
+    table: str | None
+    hand: int | None  # 1-based
+    points: int
+    reason: str
+    by: str  # a referee's id or "system"
+    at: float
+    public: bool
+    offence: str | None
+    evidence: NotRequired[FoulEvidence | None]  # a false win's hand: the player and the referee only
+    cancelled: Cancellation | None
+
+
+class SeatResult(TypedDict):
+    seat: int
+    player: str | None
+    bot: bool
+    substituted: str | None  # "forfeit" | "suspended"
+    ranked: bool
+    points: list[int]  # 盘分 per hand
+    late: int
+    forfeit: bool
+    score: int  # 局分
+    std12: int | None
+    std: float | None
+
+
+class TableHand(TypedDict):
+    hand: int  # 1-based
+    deltas: list[int]
+    void: bool
+    winner: int | None
+    discarder: int | None
+    self_drawn: bool
+    total: int
+
+
+class TableView(TypedDict):
+    table: str
+    session: int
+    number: int
+    state: str
+    started: float | None
+    time_up: bool
+    hands: list[TableHand]
+    seats: list[SeatResult]
+
+
+class SessionView(TypedDict):
+    index: int
+    scheduled: float | None
+    start: float | None
+    ended: float | None
+    state: str
+    checkin_opens: float | None
+    byes: list[str]
+    tables: list[TableView]
+
+
+class StandingRow(TypedDict):
+    place: int
+    player: str
+    std12: int
+    std: float
+    score: int
+    sessions: int
+    by_std: list[float]
+    suspended: NotRequired[bool]  # 停赛: earlier results stand, no more play
+
+
+class TeamRow(TypedDict):
+    place: int
+    team: str
+    players: list[str]
+    std12: int
+    std: float
+    score: int
+
+
+class TournamentPlayer(TypedDict):
+    id: str
+    team: str | None
+    order: int
+    status: str
+    warnings: NotRequired[int]  # 警告 on record
+    checked_in: bool
+    table: str | None
+
+
+class TournamentYou(TypedDict):
+    id: str | None
+    roles: list[str]
+    registered: bool
+
+
+class TableRoom(TypedDict):
+    room: str
+    code: str | None  # None once the room is gone
+
+
+class TournamentView(TypedDict):
+    id: str
+    config: TournamentConfig
+    organiser: str
+    referee: str | None
+    referee_offer: NotRequired[str | None]  # named referee, not yet accepted
+    state: str
+    created: float
+    cancel_reason: str | None
+    you: TournamentYou
+    session: int | None
+    players: list[TournamentPlayer]
+    sessions: list[SessionView]
+    standings: list[StandingRow]
+    teams: list[TeamRow]
+    suspended: list[str]
+    sanctions: list[SanctionRecord]
+    notices: list[SanctionRecord]
+    rooms: NotRequired[dict[str, TableRoom]]  # referee and organiser: each table's room
+    names: NotRequired[dict[str, str]]
+
+
+# -- the messages --------------------------------------------------------------------------------------
+
+class WelcomeMsg(Envelope):
+    t: Literal["welcome"]
+    player: str
+    name: str
+    token: str
+    room: str | None
+    queued: str | None  # the room type quick match has this player waiting for
+
+
+class RoomsMsg(Envelope):
+    t: Literal["rooms"]
+    rooms: list[RoomSummary]
+
+
+class QueuedMsg(Envelope):
+    t: Literal["queued"]
+    type: str
+    wait: float | None
+
+
+class SnapshotMsg(Envelope):
+    t: Literal["snapshot"]
+    info: RoomInfo
+    you: You
+    game: GameView | None
+    clock: Clock
+    records: Records
+    seq: NotRequired[int]  # while a match is on: where the table is
+    commitment: NotRequired[str]
+
+
+class RoomMsg(Envelope):
+    t: Literal["room"]
+    info: RoomInfo
+
+
+class GameMsg(Envelope):
+    t: Literal["game"]
+    events: list[GameEvent]
+    legal: list[Action]
+    to_act: bool
+    seq: int | None  # what an answer must carry
+    clock: Clock
+    hint: NotRequired[Hint | None]  # only when it changed
+
+
+class HandResultMsg(Envelope):
+    t: Literal["hand_result"]
+    record: HandRecord
+
+
+class MatchResultMsg(Envelope):
+    t: Literal["match_result"]
+    record: MatchRecord
+
+
+class CommitmentMsg(Envelope):
+    t: Literal["commitment"]
+    match: int
+    commitment: str
+
+
+class RevealMsg(Envelope):
+    t: Literal["reveal"]
+    match: int
+    seed: int | str
+    salt: str
+    commitment: str
+
+
+class KickedMsg(Envelope):
+    t: Literal["kicked"]
+
+
+class LeftMsg(Envelope):
+    t: Literal["left"]
+
+
+class ClosedMsg(Envelope):
+    t: Literal["closed"]
+
+
+class ReplacedMsg(Envelope):
+    t: Literal["replaced"]
+    message: str
+
+
+class ChatMsg(Envelope):
+    t: Literal["chat"]
+    from_: str
+    name: str
+    text: str
+
+
+class TournamentsMsg(Envelope):
+    t: Literal["tournaments"]
+    tournaments: list[TournamentSummary]
+
+
+class TournamentMsg(Envelope):
+    t: Literal["tournament"]
+    tournament: TournamentView
+
+
+class TournamentEventMsg(Envelope):
+    """What just happened in a tournament (docs/protocol.md "Tournaments"); fields by event."""
+    t: Literal["tournament_event"]
+    tournament: str
+    tseq: int
+    event: str
+    sanction: NotRequired[SanctionRecord]
+    reason: NotRequired[str]
+
+
+class TableMsg(Envelope):
+    t: Literal["table"]
+    tournament: str
+    table: str
+
+
+class SubstitutedMsg(Envelope):
+    t: Literal["substituted"]
+    player: int
+
+
+class OkMsg(Envelope):
+    t: Literal["ok"]
+
+
+class PongMsg(Envelope):
+    t: Literal["pong"]
+
+
+class ErrorMsg(Envelope):
+    t: Literal["error"]
+    code: str
+    message: str
+
+
+MESSAGES = (WelcomeMsg, RoomsMsg, QueuedMsg, SnapshotMsg, RoomMsg, GameMsg, HandResultMsg, MatchResultMsg,
+    CommitmentMsg, RevealMsg, KickedMsg, LeftMsg, ClosedMsg, ReplacedMsg, ChatMsg, TournamentsMsg,
+    TournamentMsg, TournamentEventMsg, TableMsg, SubstitutedMsg, OkMsg, PongMsg, ErrorMsg)
+ServerMessage = Union[WelcomeMsg, RoomsMsg, QueuedMsg, SnapshotMsg, RoomMsg, GameMsg, HandResultMsg,
+    MatchResultMsg, CommitmentMsg, RevealMsg, KickedMsg, LeftMsg, ClosedMsg, ReplacedMsg, ChatMsg,
+    TournamentsMsg, TournamentMsg, TournamentEventMsg, TableMsg, SubstitutedMsg, OkMsg, PongMsg, ErrorMsg]
