@@ -156,8 +156,9 @@ def replay_match(rec: dict, args) -> int:
         rules = _rules(rec["rules"])
         m, events = M.start_match(rules, seed=seed)
         walls, results = [m.hand.wall], []
+        log_format = rec.get("log_format", 1)  # files served before claims were the game's: format 1
         for player, action in rec["actions"]:
-            m, events = M.step(m, player, from_dict(action))
+            m, events = M.replay_step(m, player, from_dict(action), log_format)
             for e in events:
                 if e["t"] == "hand_start":
                     walls.append(m.hand.wall)

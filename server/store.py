@@ -473,6 +473,7 @@ class Store:
             "commitment": row["commitment"], "players": json.loads(row["players"]),
             "started_at": row["started_at"], "finished_at": row["finished_at"],
             "actions": rec["actions"], "hands": rec["hands"], "scores": rec["scores"], "ranking": rec["ranking"],
+            "log_format": rec.get("log_format", 1),  # how to replay the actions (game.match.LOG_FORMAT)
         }
 
 

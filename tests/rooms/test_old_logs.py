@@ -74,3 +74,19 @@ def test_an_old_match_record_replays_as_it_did():
     m = gm.replay(Rules(**old["rules"]), [(p, from_dict(a)) for p, a in old["actions"]], seed=int(old["seed"]),
                   log_format=1)
     assert list(m.scores) == old["scores"] and m.phase == gm.FINISHED
+
+
+def test_guobiao_replay_checks_an_old_served_match_file(tmp_path, capsys):
+    from server import cli, fair
+
+    rec = old_record(load("old_claims_room_log.json.gz"))
+    salt = "0" * 32
+    served = {**stored(rec), "format": "guobiao-match/1", "salt": salt,
+              "commitment": fair.commitment(int(rec["seed"]), salt), "log_format": 1}
+    f = tmp_path / "match.json"
+    f.write_text(json.dumps(served))
+    assert cli.main(["replay", str(f)]) == 0
+    out = capsys.readouterr().out
+    hands = [line for line in out.splitlines() if line.startswith("hand ")]
+    assert len(hands) == len(rec["hands"]) and all(line.endswith(" ok") for line in hands)
+    assert out.endswith(": ok\n")  # the final scores
