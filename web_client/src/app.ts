@@ -435,6 +435,12 @@ export class App {
 
   leave(): void {
     this.send({ t: "leave" });
+    if (this.state.confirmLeave) this.set({ ...this.state, confirmLeave: false });
+  }
+
+  /** Leaving a match in play asks first (the seat is played for you from then on). */
+  askLeave(open = true): void {
+    this.set({ ...this.state, confirmLeave: open && !!this.state.room });
   }
 
   rematch(): void {

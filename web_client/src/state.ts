@@ -129,6 +129,7 @@ export interface AppState {
   tables: Record<string, { tournament: string; table: string }>; // room id -> tournament table
   tournamentErrors: Record<string, string>; // tournament id -> the error code its fetch got
   notices: Notice[]; // banners: public notices, your sanctions, a substitute taking your seat
+  confirmLeave: boolean; // the "leave this room / match?" question is open
 }
 
 /** A banner that stays until dismissed (or replaced by newer ones). */
@@ -185,6 +186,7 @@ export function initialState(): AppState {
     clock: null, clockOffset: null, records: { matches: [], current: [] }, handResult: null, matchResult: null,
     reveals: {}, lastN: 0, needSnapshot: false, error: null, replaced: false, names: {}, chat: [],
     tournaments: [], tviews: {}, tables: {}, tournamentErrors: {}, notices: [],
+    confirmLeave: false,
   };
 }
 
@@ -292,7 +294,7 @@ export function reduce(s: AppState, msg: any, clientNow: number): AppState {
       };
     case "kicked":
     case "left":
-      return { ...n, room: null, you: null, game: null, clock: null, handResult: null, matchResult: null };
+      return { ...n, room: null, you: null, game: null, clock: null, handResult: null, matchResult: null, confirmLeave: false };
     case "replaced":
       return { ...n, replaced: true };
     case "chat":

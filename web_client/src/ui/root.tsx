@@ -13,7 +13,12 @@ function Header({ s }: { s: AppState }) {
   const status = s.replaced ? "stopped" : s.status === "open" && s.me ? "online" : s.status === "open" || s.status === "connecting" ? "connecting" : "offline";
   return (
     <header class="top">
-      <a class="brand" href="#" onClick={(e) => { e.preventDefault(); location.hash = ""; }}>
+      <a class="brand" href="#" data-testid="brand" onClick={(e) => {
+        e.preventDefault();
+        // In a room the logo offers to leave it (with the question); elsewhere it goes to the lobby.
+        if (s.room) app.askLeave();
+        else location.hash = "";
+      }}>
         <span class="logo">中</span><span class="title">{t("title")}</span>
       </a>
       <span class="grow" />
@@ -66,6 +71,33 @@ function ErrorToast({ s }: { s: AppState }) {
   );
 }
 
+/** "Leave?" In a match a seated player's seat goes on without them (rooms.md "leave"); say how. */
+function LeaveConfirm({ s }: { s: AppState }) {
+  const app = useApp();
+  const seated = s.you?.seat !== null && s.you?.seat !== undefined;
+  const playing = s.room!.phase === "playing" && !s.matchResult;
+  const body = !seated || !playing ? null : s.room!.table ? t("leaveTableBody") : t("leaveMatchBody");
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape") { e.preventDefault(); app.askLeave(false); }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  });
+  return (
+    <div class="overlay confirm" role="dialog" data-testid="leave-confirm">
+      <div class="card">
+        <h2>{seated && playing ? t("leaveMatchTitle") : t("leaveRoomTitle")}</h2>
+        {body ? <p>{body}</p> : null}
+        <div class="row wrap">
+          <button type="button" class="danger" data-action="leave-confirm" onClick={() => app.leave()}>{t("leave")}</button>
+          <button type="button" data-action="leave-cancel" onClick={() => app.askLeave(false)}>{t("cancel")}</button>
+        </div>
+      </div>
+    </div>
+  );
+}
+
 export function Root() {
   const s = useAppState();
   const app = useApp();
@@ -92,6 +124,7 @@ export function Root() {
       <Banner s={s} />
       <NoticeBanners s={s} />
       <main>{body}</main>
+      {s.confirmLeave && s.room ? <LeaveConfirm s={s} /> : null}
       <ErrorToast s={s} />
     </div>
   );

@@ -251,6 +251,7 @@ function HandBar({ s, g, opts, myTurn, readyMode, setReadyMode }: {
         ) : null}
         <span class="grow" />
         <AutoToggle s={s} g={g} />
+        <button type="button" data-action="leave-table" onClick={() => app.askLeave()}>{t("leave")}</button>
       </div>
       {hintOn ? <HintPanel g={g} waits={waits} myTurn={myTurn} selected={selectedTile} /> : null}
     </div>
