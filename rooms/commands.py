@@ -168,6 +168,8 @@ def remove_bot(room, pid, cmd, now):
 def kick(room, pid, cmd, now):
     room._member(pid)
     _table_only_seat(room, "kick")
+    if room.quick:
+        raise RoomError(E.QUICK, "nobody may kick in a quick-match room")
     _host_only(room, pid)
     target = cmd.get("player")
     if target == pid or target not in room.members:

@@ -53,4 +53,5 @@ NOT_FULL = "room/not_full"
 TABLE = "room/table"  # a table's seats are fixed and it plays one match: not for players to change
 NOT_TABLE = "room/not_table"  # a system command for a room that is not a table
 NO_HAND = "room/no_hand"  # 停和 needs a hand in play
-SUBSTITUTED = "room/substituted"  # the seat is already played by a can't-win substitute
+SUBSTITUTED = "room/substituted"
+QUICK = "room/quick_match"  # a quick-match room has no host powers over seats (strangers were placed together)  # the seat is already played by a can't-win substitute

@@ -69,7 +69,7 @@ class RoomMessages:
         d = {"id": self.id, "type": self.config.type, "config": self.config.to_dict(), "host": self.host,
              "phase": self.phase, "seats": seats, "matches": self.match_no,
              "spectators": sorted(m.id for m in members.values() if m.seat is None),
-             "table": self.table, "time_up": self.phase == PLAYING and self.match.last < self.rules.hands - 1}
+             "table": self.table, "quick": self.quick, "time_up": self.phase == PLAYING and self.match.last < self.rules.hands - 1}
         if member:
             d["invite"] = self.invite
         return d

@@ -7,7 +7,6 @@ here; room commands go onto their room's queue (server.roomtask), whose task is 
 from __future__ import annotations
 
 import asyncio
-import ipaddress
 import logging
 import secrets
 import signal
@@ -33,6 +32,8 @@ from server import accounts, codec, gctune
 from server.codec import BAD_FIELD, ProtocolError
 from server.conn import Conn, IdleTimer
 from server.http import make_process_request, parse_id
+from server.quotas import Book, Quotas, check_timers, conn_address
+from server.quotas import address_of as _address, is_loopback as _is_loopback
 from server.frames import (ALREADY_SIGNED_IN, BAD_NAME, BAD_TOKEN, IN_ROOM, NO_ROOM, NO_TOURNAMENT, NOT_QUEUED,
                            QUEUED, TOO_MANY, Frames)
 from server.roomtask import RoomTask, next_item, storage_changed
@@ -88,6 +89,7 @@ class Settings:
     quick_wait: float = 20.0  # default seconds before bots fill a quick-match table
     bot_policies: dict | None = None  # level -> choose(view); None: rooms' bot modules (tests pass their own)
     max_organised: int = 5  # tournaments a player may organise at once (not yet finished or cancelled)
+    quotas: Quotas = field(default_factory=Quotas)  # per account and address (server.quotas)
     linger: float = 3600.0  # a finished or cancelled tournament stays listed (and its ranking viewable) this long
     table_config: dict = field(default_factory=dict)  # RoomConfig fields every tournament table gets (tests: fast bots)
     # Scheduled events (rooms.tournament.series): every ``every`` seconds a one-session tournament of
@@ -117,6 +119,7 @@ class App(Frames):
         self.tournaments: dict[str, TournamentTask] = {}
         self.following: dict[str, TournamentTask] = {}  # player -> the tournament whose views they get
         self.addresses: Counter[str] = Counter()  # open websocket connections per remote address
+        self.book = Book(self.settings.quotas, self.limits.exempt_loopback)
         self.server, self.stopping = None, False
         self.tasks: list[asyncio.Task] = []
 
@@ -215,6 +218,7 @@ class App(Frames):
     def room_gone(self, task: RoomTask) -> None:
         task.closed = True
         self.rooms.pop(task.id, None)
+        self.book.room_closed(task.id)
         if self.by_invite.get(task.invite) is task:
             del self.by_invite[task.invite]
         for pid, t in list(self.where.items()):
@@ -310,6 +314,7 @@ class App(Frames):
                 name = accounts.clean_name(msg.get("name"))
             except ValueError as e:
                 raise ProtocolError(BAD_NAME, str(e)) from None
+            self.book.account(conn_address(conn), self.loop.time())
             token = accounts.new_token()
             while True:
                 pid = accounts.new_player_id()
@@ -350,13 +355,16 @@ class App(Frames):
         cfg = msg.get("config", {})
         if not isinstance(cfg, dict):
             raise ProtocolError(BAD_FIELD, "config: a map of room settings")
+        check_timers(cfg, self.settings.quotas.timer_minimums)
         config = RoomConfig.from_dict(cfg)  # RoomError room/bad_config
+        self.book.room_create(pid, conn_address(conn), self.loop.time())
         self.where[pid] = PENDING
         try:
             task = await self.new_room(config, pid)
         finally:
             if self.where.get(pid) is PENDING:
                 del self.where[pid]
+        self.book.room_opened(task.id, pid, conn_address(conn))
         self.where[pid] = task
         if self.conns.get(pid) is not conn:  # gone while the room was made: its grace period starts
             task.put(("disconnect", pid))
@@ -446,8 +454,10 @@ class App(Frames):
         mine = sum(1 for x in self.tournaments.values() if x.t.organiser == pid and not x.t.over)
         if mine >= self.settings.max_organised:
             raise ProtocolError(TOO_MANY, f"you already organise {mine} tournaments that are not over")
+        self.book.tournament_create(conn_address(conn), [x.id for x in self.tournaments.values() if not x.t.over])
         t = Tournament.create("t" + secrets.token_hex(4), config, pid, referee, secrets.token_bytes(32), self.now())
         task = await self.add_tournament(t, pid)
+        self.book.tournament_opened(task.id, conn_address(conn))
         self.follow(pid, task, conn, req)
 
     async def add_tournament(self, t: Tournament, created_by: str | None) -> TournamentTask:
@@ -461,6 +471,7 @@ class App(Frames):
     def tournament_gone(self, task: TournamentTask) -> None:
         if self.tournaments.get(task.id) is task:
             del self.tournaments[task.id]
+            self.book.tournament_closed(task.id)
         for pid, t in list(self.following.items()):
             if t is task:
                 del self.following[pid]
@@ -613,28 +624,6 @@ def _keep(cache: OrderedDict, key, value):
 def _replay_streams(m: dict) -> list[list[dict]]:
     log = [(p, from_dict(a)) for p, a in m["actions"]]
     return replay_hands(Rules(**m["rules"]), log, seed=m["seed"], log_format=m.get("log_format", 1))
-
-
-def _address(host: str) -> str:
-    """What a client's connections are counted under: its IPv4 address (also as the client of a
-    dual-stack socket, ``::ffff:a.b.c.d``), or its IPv6 /64 network (one subscriber has a whole /64)."""
-    try:
-        ip = ipaddress.ip_address(host)
-    except ValueError:
-        return host
-    mapped = getattr(ip, "ipv4_mapped", None)
-    if mapped is not None:
-        return str(mapped)
-    if ip.version == 6 and not ip.is_loopback:
-        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
-    return str(ip)
-
-
-def _is_loopback(address: str) -> bool:
-    try:
-        return ipaddress.ip_address(address).is_loopback
-    except ValueError:  # a /64 network, or not an IP address
-        return False
 
 
 async def run(host: str, port: int, db: str, settings: Settings | None = None, ready=None) -> None:

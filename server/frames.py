@@ -202,6 +202,8 @@ class Frames:
         if t in schema.ROOM_COMMANDS:
             if not isinstance(task, RoomTask):
                 raise ProtocolError(NOT_IN_ROOM, "you are not in a room")
+            if t == "rematch":
+                self.book.rematch(pid, self.loop.time())
             task.put(("cmd", pid, conn, req, msg))
         elif t == "rooms":
             rooms = [r.summary for r in self.rooms.values() if r.summary is not None]

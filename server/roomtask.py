@@ -216,6 +216,9 @@ class RoomTask:
                 now = self.app.now()
                 deadline = self.failures.deadline(self.room.next_deadline())
                 if deadline is not None and deadline <= now:
+                    # Due at once (a room plays rooms.room.AUTO_PER_CALL automatic entries per call):
+                    # let the other rooms and connections run first.
+                    await asyncio.sleep(0)
                     return ("tick",)
                 self._arm(deadline, now)
                 self.idle = True  # plays may be handled meanwhile (put)

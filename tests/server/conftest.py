@@ -5,6 +5,7 @@ import pytest
 
 from rooms.bot_random import RandomBot
 from server.app import App, Limits, Settings
+from server.quotas import Quotas
 from server.store import Store
 from tests.server.client import Client
 
@@ -16,7 +17,8 @@ def fast_settings(**limits) -> Settings:
     bots = {"fan": RandomBot(rng, take_wins=True).choose, "random": RandomBot(rng, take_wins=True).choose}
     lim = Limits(**{"rate": 1000.0, "burst": 1000.0, **limits})
     return Settings(limits=lim, quick_config={"hands": 4, "claim_min": 0, "bot_delay": 0}, quick_wait=0.0,
-                    bot_policies=bots, table_config={"claim_min": 0, "bot_delay": 0}, series=[])
+                    bot_policies=bots, table_config={"claim_min": 0, "bot_delay": 0}, series=[],
+                    quotas=Quotas(timer_minimums={}))  # FAST rooms: zero delays
 
 
 class Running:

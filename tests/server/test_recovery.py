@@ -51,7 +51,8 @@ async def test_kill_9_mid_hand_and_recover(tmp_path):
         cs += [await Client.open(url, "json" if i == 3 else "msgpack") for i in range(4)]
         for i, c in enumerate(cs):
             await c.guest(f"R{i}")
-        snap = await cs[0].request({"t": "create", "config": FAST})
+        # Four humans, no bots: the CLI's server keeps its timer minimums (bot_delay at least 0.5 s: 1 on the wire).
+        snap = await cs[0].request({"t": "create", "config": {**FAST, "bot_delay": 1}})
         for c in cs[1:]:
             assert (await c.request({"t": "join", "code": snap["info"]["invite"]}))["t"] == "ok"
         for c in cs:

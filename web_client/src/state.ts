@@ -44,6 +44,7 @@ export interface RoomInfo {
   invite?: string;
   names?: Record<string, string>;
   table?: boolean; // a tournament table: fixed seats, started by the tournament
+  quick?: boolean; // a quick-match room: no kick
   time_up?: boolean;
 }
 

@@ -252,7 +252,7 @@ export function RoomLobby({ s }: { s: AppState }) {
                   <span class="grow" />
                   {seat.ready && !seat.bot ? <span class="ok">✓ {t("isReady")}</span> : null}
                   {isHost && seat.bot ? <button type="button" onClick={() => app.removeBot(i)}>{t("removeBot")}</button> : null}
-                  {isHost && !seat.bot && you && seat.id !== you.id ? <button type="button" onClick={() => app.kick(seat.id)}>{t("kick")}</button> : null}
+                  {isHost && !info.quick && !seat.bot && you && seat.id !== you.id ? <button type="button" onClick={() => app.kick(seat.id)}>{t("kick")}</button> : null}
                 </>
               ) : (
                 <>

@@ -1,0 +1,176 @@
+"""What one account or one address may make, and how often: rooms, guest accounts, tournaments, rematches
+and replays (docs/protocol.md "Limits and quotas"). Counts live in memory: a restart forgets the rates,
+and open rooms and tournaments are counted again as they are created.
+
+Addresses are counted as the connection limit counts them (an IPv4 address, an IPv6 /64); loopback is
+exempt with ``Limits.exempt_loopback`` (behind a reverse proxy every player comes from there).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections import Counter
+from dataclasses import dataclass, field
+
+from server.codec import ProtocolError
+from server.conn import TokenBucket
+
+TOO_OFTEN = "lobby/too_often"
+TOO_MANY_ROOMS = "lobby/too_many_rooms"
+TOO_MANY_ACCOUNTS = "auth/too_many_accounts"
+TOO_MANY_TOURNAMENTS = "lobby/too_many_tournaments"
+BAD_CONFIG = "room/bad_config"
+
+# The shortest timers (seconds) a player may ask for in ``create``: with every timer at 0 a room with
+# three bots played a 16-hand match as fast as the server could go. The defaults (rooms/config.py) are
+# above them; the server's own rooms (quick match, tournament tables) are configured by the server.
+TIMER_MINIMUMS = {"first_turn_time": 5.0, "turn_time": 5.0, "claim_time": 2.0, "bank": 0.0,
+                  "grace": 5.0, "between_time": 5.0, "bot_delay": 0.5, "idle_after": 60.0, "abandon_after": 60.0}
+
+
+@dataclass
+class Quotas:
+    timer_minimums: dict = field(default_factory=lambda: dict(TIMER_MINIMUMS))
+    # (per second on average, at once) per account: creating rooms, and rematches
+    creates: tuple[float, float] = (1 / 10, 5)
+    rematches: tuple[float, float] = (1 / 10, 3)
+    rooms_per_account: int = 3  # open rooms an account created (rooms close when empty or idle)
+    rooms_per_address: int = 20
+    accounts: tuple[float, float] = (1 / 60, 20)  # guest accounts created per address
+    tournaments_per_address: int = 10  # not yet over (and Settings.max_organised per account)
+    replays: tuple[float, float] = (1.0, 10)  # replays served (GET /api/matches/<id>) per address
+
+
+def address_of(host: str) -> str:
+    """What a client's connections are counted under: its IPv4 address (also as the client of a
+    dual-stack socket, ``::ffff:a.b.c.d``), or its IPv6 /64 network (one subscriber has a whole /64)."""
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    mapped = getattr(ip, "ipv4_mapped", None)
+    if mapped is not None:
+        return str(mapped)
+    if ip.version == 6 and not ip.is_loopback:
+        return str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
+def is_loopback(address: str) -> bool:
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:  # a /64 network, or not an IP address
+        return False
+
+
+def check_timers(cfg: dict, minimums: dict) -> None:
+    """``room/bad_config`` for a timer the player asked for below its minimum."""
+    for name, least in minimums.items():
+        v = cfg.get(name)
+        if type(v) in (int, float) and v < least:
+            raise ProtocolError(BAD_CONFIG, f"{name}: at least {least:g} s")
+
+
+class Rates:
+    """Token buckets per key (an account or an address), dropped once full again (nothing to remember)."""
+
+    def __init__(self, rate: float, burst: float):
+        self.rate, self.burst = rate, burst
+        self.buckets: dict[str, TokenBucket] = {}
+
+    def take(self, key: str, now: float) -> bool:
+        b = self.buckets.get(key)
+        if b is None:
+            if len(self.buckets) >= 10_000:
+                self._prune(now)
+            b = self.buckets[key] = TokenBucket(self.rate, self.burst, now)
+        return b.take(now)
+
+    def _prune(self, now: float) -> None:
+        for key, b in list(self.buckets.items()):
+            if b.tokens + (now - b.at) * self.rate >= self.burst:
+                del self.buckets[key]
+
+
+class Book:
+    """The server's quota counts (one per App)."""
+
+    def __init__(self, quotas: Quotas, exempt_loopback: bool):
+        self.q = quotas
+        self.exempt_loopback = exempt_loopback
+        self.creates = Rates(*quotas.creates)
+        self.rematches = Rates(*quotas.rematches)
+        self.accounts = Rates(*quotas.accounts)
+        self.replays = Rates(*quotas.replays)
+        self.rooms_by: dict[str, tuple[str, str | None]] = {}  # open room id -> (account, address)
+        self.room_accounts: Counter[str] = Counter()
+        self.room_addresses: Counter[str] = Counter()
+        self.tournaments_by: dict[str, str] = {}  # tournament id -> address it was created from
+
+    def counted(self, address: str | None) -> str | None:
+        """The address a quota counts, or None when it is exempt (loopback, unknown)."""
+        if not address or (self.exempt_loopback and is_loopback(address)):
+            return None
+        return address
+
+    def room_create(self, pid: str, address: str | None, now: float) -> None:
+        """Before a player creates a room: the rate per account and the open rooms per account and address."""
+        address = self.counted(address)
+        if self.room_accounts[pid] >= self.q.rooms_per_account:
+            raise ProtocolError(TOO_MANY_ROOMS, f"you have {self.q.rooms_per_account} open rooms already")
+        if address is not None and self.room_addresses[address] >= self.q.rooms_per_address:
+            raise ProtocolError(TOO_MANY_ROOMS, f"{self.q.rooms_per_address} rooms are open from your address")
+        if not self.creates.take(pid, now):
+            raise ProtocolError(TOO_OFTEN, "you create rooms too often: wait a little")
+
+    def rematch(self, pid: str, now: float) -> None:
+        if not self.rematches.take(pid, now):
+            raise ProtocolError(TOO_OFTEN, "rematches too often: wait a little")
+
+    def account(self, address: str | None, now: float) -> None:
+        address = self.counted(address)
+        if address is not None and not self.accounts.take(address, now):
+            raise ProtocolError(TOO_MANY_ACCOUNTS, "too many new accounts from your address: sign in with your token")
+
+    def replay(self, address: str | None, now: float) -> bool:
+        address = self.counted(address)
+        return address is None or self.replays.take(address, now)
+
+    def room_opened(self, room_id: str, pid: str, address: str | None) -> None:
+        address = self.counted(address)
+        self.rooms_by[room_id] = (pid, address)
+        self.room_accounts[pid] += 1
+        if address is not None:
+            self.room_addresses[address] += 1
+
+    def room_closed(self, room_id: str) -> None:
+        owner = self.rooms_by.pop(room_id, None)
+        if owner is None:
+            return
+        for counter, key in ((self.room_accounts, owner[0]), (self.room_addresses, owner[1])):
+            if key is not None:
+                counter[key] -= 1
+                if counter[key] <= 0:
+                    del counter[key]
+
+    def tournament_create(self, address: str | None, open_ids) -> None:
+        """Before a tournament is created from ``address``: ``open_ids`` are the tournaments not over."""
+        address = self.counted(address)
+        if address is None:
+            return
+        n = sum(1 for tid in open_ids if self.tournaments_by.get(tid) == address)
+        if n >= self.q.tournaments_per_address:
+            raise ProtocolError(TOO_MANY_TOURNAMENTS, f"{n} tournaments from your address are not over yet")
+
+    def tournament_opened(self, tid: str, address: str | None) -> None:
+        address = self.counted(address)
+        if address is not None:
+            self.tournaments_by[tid] = address
+
+    def tournament_closed(self, tid: str) -> None:
+        self.tournaments_by.pop(tid, None)
+
+
+def conn_address(conn) -> str | None:
+    ra = getattr(conn.ws, "remote_address", None)
+    return address_of(ra[0]) if ra else None
