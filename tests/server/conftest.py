@@ -18,7 +18,8 @@ def fast_settings(**limits) -> Settings:
     lim = Limits(**{"rate": 1000.0, "burst": 1000.0, **limits})
     return Settings(limits=lim, quick_config={"hands": 4, "claim_min": 0, "bot_delay": 0}, quick_wait=0.0,
                     bot_policies=bots, table_config={"claim_min": 0, "bot_delay": 0}, series=[],
-                    quotas=Quotas(timer_minimums={}))  # FAST rooms: zero delays
+                    # FAST rooms (zero delays), made and replayed as fast as the tests go
+                    quotas=Quotas(timer_minimums={}, creates=(1e3, 1e3), rematches=(1e3, 1e3)))
 
 
 class Running:
