@@ -93,6 +93,8 @@ def watch(room, pid, cmd, now):
         if _owned_seat(room, pid) is not None and room.table:
             raise RoomError(TABLE, "your seat at this table is waiting: join it")
         _check_code(room, pid, cmd)
+    if len(room.spectator_ids()) >= room.config.max_spectators:
+        raise RoomError(E.TOO_MANY_SPECTATORS, f"at most {room.config.max_spectators} spectators")
     return {"k": "watch", "player": pid}
 
 

@@ -34,6 +34,7 @@ class RoomConfig:
     bot_delay: float = 1.0  # bots act this long after their decision starts
     bots: bool = True  # bots allowed
     spectators: bool = True
+    max_spectators: int = 50  # watchers at once: every message to the table goes to each of them
     false_win_penalty: bool = False  # training mode (decisions.md item 12)
     pair_258_points: int = 1  # 大众馆 only (decisions.md: "our defaults, configurable")
     declared_ready_points: int = 1

@@ -68,11 +68,14 @@ class RoomMessages:
                           "replaces": self.replaced[i]})
         d = {"id": self.id, "type": self.config.type, "config": self.config.to_dict(), "host": self.host,
              "phase": self.phase, "seats": seats, "matches": self.match_no,
-             "spectators": sorted(m.id for m in members.values() if m.seat is None),
+             "spectators": len(self.spectator_ids()),  # a count: the list made every message grow with it
              "table": self.table, "quick": self.quick, "time_up": self.phase == PLAYING and self.match.last < self.rules.hands - 1}
         if member:
             d["invite"] = self.invite
         return d
+
+    def spectator_ids(self) -> list[str]:
+        return [m.id for m in self.members.values() if m.seat is None]
 
     def _blocked(self) -> list[bool]:
         """Per player: under 停和 in the hand in play (the hand as the table sees it)."""

@@ -39,6 +39,7 @@ class Quotas:
     accounts: tuple[float, float] = (1 / 60, 20)  # guest accounts created per address
     tournaments_per_address: int = 10  # not yet over (and Settings.max_organised per account)
     replays: tuple[float, float] = (1.0, 10)  # replays served (GET /api/matches/<id>) per address
+    spectator_grace: float = 15.0  # a spectator who disconnected leaves the room after this
 
 
 def address_of(host: str) -> str:

@@ -101,6 +101,14 @@ class RoomTask:
 
     def start(self) -> None:
         self.task = asyncio.get_running_loop().create_task(self.run(), name=f"room {self.id}")
+        for pid in self.room.spectator_ids():  # restored: everybody is disconnected
+            self._watcher_gone(pid)
+
+    def _watcher_gone(self, pid: str) -> None:
+        """A spectator who disconnected leaves after the grace, unless back by then (ghost watchers
+        would get every message to the table for ever)."""
+        grace = self.app.settings.quotas.spectator_grace
+        asyncio.get_running_loop().call_later(grace, self.put, ("watcher_gone", pid, grace))
 
     def put(self, item: tuple) -> None:
         if item[0] == "stop" and self.app.store.fault is not None and self.task is not None:
@@ -271,6 +279,14 @@ class RoomTask:
             _, pid = item
             if pid in self.members:
                 await self.commit(room.disconnect(pid, now))
+                if pid in room.spectator_ids():
+                    self._watcher_gone(pid)
+            return
+        if kind == "watcher_gone":
+            _, pid, grace = item
+            m = room.members.get(pid)
+            if m is not None and m.seat is None and not m.connected and now >= m.since + grace - 0.05:
+                await self.commit(room.handle(pid, {"t": "leave"}, now))
             return
         if kind == "snapshot":
             _, pid, conn, req = item
@@ -402,7 +418,7 @@ class RoomTask:
         return disambiguate({i: self.names[i] for i in ids if i in self.names})
 
     def _named(self, info: dict) -> dict:
-        return {**info, "names": self._names_of(info["seats"], info.get("spectators", ()))}
+        return {**info, "names": self._names_of(info["seats"], ())}
 
     def _broadcast(self, msg: dict) -> None:
         for pid in self.members:
@@ -450,7 +466,7 @@ class RoomTask:
     def _current_members(self) -> set[str]:
         info = self.room.info(True)
         ids = {s["id"] for s in info["seats"] if s is not None and s["bot"] is None}
-        return ids | set(info["spectators"])
+        return ids | set(self.room.spectator_ids())
 
     def _refresh(self) -> None:
         self.members = self._current_members()
@@ -458,7 +474,7 @@ class RoomTask:
         self.summary = None if info["config"]["private"] else {
             "room": info["id"], "type": info["type"], "phase": info["phase"], "hands": info["config"]["hands"],
             "seats": [None if s is None else {"id": s["id"], "bot": s["bot"]} for s in info["seats"]],
-            "spectators": len(info["spectators"]),
+            "spectators": info["spectators"],
         }
 
     def send_snapshot(self, pid: str, conn: Conn, req) -> None:

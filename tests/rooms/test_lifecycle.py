@@ -169,7 +169,7 @@ def test_explicit_host_hand_over():
 def test_spectators():
     room = new_room()
     room.handle("sam", {"t": "watch", "code": CODE}, 1)
-    assert room.members["sam"].seat is None and "sam" in room.info()["spectators"]
+    assert room.members["sam"].seat is None and room.spectator_ids() == ["sam"] and room.info()["spectators"] == 1
     rejected(room, "sam", {"t": "watch"}, 1, "room/already_in_room")
     rejected(room, "sam", {"t": "ready"}, 1, "room/not_seated")
     room.handle("sam", {"t": "sit", "seat": 1}, 2)  # a spectator may take a free seat in the lobby

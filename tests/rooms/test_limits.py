@@ -51,3 +51,24 @@ def test_quick_match_host_cannot_kick():
         room.handle("alice", {"t": "kick", "player": "bob"}, 1.0)
     assert e.value.code == "room/quick_match"
     assert "bob" in room.members and "bob" not in room.banned and room.rseq == rseq
+
+
+def test_spectators_are_capped_and_counted_not_listed():
+    from tests.rooms.support import CODE, new_room
+
+    room = new_room(max_spectators=3)
+    for i in range(3):
+        room.handle(f"w{i}", {"t": "watch", "code": CODE}, 1.0)
+    rseq = room.rseq
+    with pytest.raises(RoomError) as e:
+        room.handle("w3", {"t": "watch", "code": CODE}, 1.0)
+    assert e.value.code == "room/too_many_spectators" and room.rseq == rseq and "w3" not in room.members
+    room.handle("bob", {"t": "join", "code": CODE}, 1.0)
+    with pytest.raises(RoomError):  # standing up makes a spectator too
+        room.handle("bob", {"t": "watch"}, 1.0)
+    info = room.info()
+    assert info["spectators"] == 3 and not any(f"w{i}" in str(info) for i in range(3))
+    room.handle("w0", {"t": "leave"}, 2.0)
+    assert room.info()["spectators"] == 2
+    room.handle("w3", {"t": "watch", "code": CODE}, 2.0)  # room again
+    assert room.config.max_spectators == 3 and new_room().config.max_spectators == 50

@@ -78,3 +78,27 @@ async def test_rematch_and_room_creation_are_rate_limited_per_account(tmp_path):
         assert (await d.request({"t": "rematch"}))["code"] == "lobby/too_often"
     finally:
         await stop(s)
+
+
+async def test_ghost_spectators_leave_after_grace(tmp_path):
+    s = await start_with(str(tmp_path / "g.db"), Quotas(timer_minimums={}, spectator_grace=0.5))
+    try:
+        host = await s.client(name="Host")
+        snap = await host.request({"t": "create", "config": {"hands": 4}})
+        code, room = snap["info"]["invite"], snap["room"]
+        stays = await s.client(name="Stays")
+        assert (await stays.request({"t": "watch", "code": code}))["t"] == "ok"
+        ghosts = [await s.client(name=f"Ghost{i}") for i in range(3)]
+        for g in ghosts:
+            assert (await g.request({"t": "watch", "code": code}))["t"] == "ok"
+        m = await host.wait_for(lambda m: m.get("t") == "room" and m["info"]["spectators"] == 4)
+        assert not any(g.player in str(m["info"]) for g in ghosts)  # a count, not the list
+        host.inbox.clear()
+        for g in ghosts:
+            await g.close()
+        m = await host.wait_for(lambda m: m.get("t") == "room" and m["info"]["spectators"] == 1, timeout=10)
+        task = s.app.rooms[room]
+        assert task.room.spectator_ids() == [stays.player]
+        assert all(g.player not in task.members and g.player not in s.app.where for g in ghosts)
+    finally:
+        await stop(s)

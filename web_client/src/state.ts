@@ -40,7 +40,7 @@ export interface RoomInfo {
   phase: "lobby" | "playing";
   seats: (SeatInfo | null)[];
   matches: number;
-  spectators: string[];
+  spectators: number; // how many watch (not who: the list grew every message with them)
   invite?: string;
   names?: Record<string, string>;
   table?: boolean; // a tournament table: fixed seats, started by the tournament
@@ -194,7 +194,7 @@ export function initialState(): AppState {
 function youFrom(info: RoomInfo, me: string | undefined, prev: You | null): You | null {
   if (!me) return prev;
   const seat = info.seats.findIndex((s) => s !== null && s.id === me);
-  const member = seat >= 0 || info.spectators.includes(me);
+  const member = seat >= 0 || prev !== null; // a spectator stays one until told it left
   if (!member) return null;
   return { id: me, seat: seat >= 0 ? seat : null, host: info.host === me, hints: prev?.hints };
 }

@@ -7,7 +7,7 @@ import { AppState, countdown, displayName, estimateOffset, initialState, reduce 
 const INFO = {
   id: "r0000abcd", type: "guobiao", host: "pA",
   config: { type: "guobiao", private: true, hands: 4, first_turn_time: 30, turn_time: 15, claim_time: 8, claim_min: 1, bank: 60, bots: true, spectators: true },
-  phase: "lobby", matches: 0, spectators: [], invite: "ABCD2345",
+  phase: "lobby", matches: 0, spectators: 0, invite: "ABCD2345",
   seats: [{ id: "pA", bot: null, ready: false, connected: true, auto: null }, null, null, null],
 };
 

@@ -265,9 +265,7 @@ export function RoomLobby({ s }: { s: AppState }) {
             </li>
           ))}
         </ol>
-        {info.spectators.length ? (
-          <p class="muted">{t("spectators")}: {info.spectators.map((id) => displayName(s, id)).join(", ")}</p>
-        ) : null}
+        {info.spectators ? <p class="muted">{t("spectators")}: {info.spectators}</p> : null}
         <div class="row wrap">
           {me ? (
             <button type="button" class={me.ready ? "" : "primary"} data-action="ready" onClick={() => app.ready(!me.ready)}>
