@@ -307,10 +307,11 @@ class RoomInfo(TypedDict):
     phase: Literal["lobby", "playing"]
     seats: list[SeatInfo | None]
     matches: int
-    spectators: list[str]
+    spectators: int  # how many watch
     invite: NotRequired[str]  # members only
     names: NotRequired[dict[str, str]]
     table: Any  # a tournament table's key, else None
+    quick: bool  # a quick-match room: no kick
     time_up: bool
 
 

@@ -16,6 +16,7 @@ export interface RoomConfig {
   bot_delay: number;
   bots: boolean;
   spectators: boolean;
+  max_spectators: number;
   false_win_penalty: boolean;
   pair_258_points: number;
   declared_ready_points: number;
@@ -299,10 +300,11 @@ export interface RoomInfo {
   phase: "lobby" | "playing";
   seats: (SeatInfo | null)[];
   matches: number;
-  spectators: string[];
+  spectators: number;
   invite?: string;
   names?: Record<string, string>;
   table: any;
+  quick: boolean;
   time_up: boolean;
 }
 
