@@ -51,3 +51,43 @@ def new_player_id() -> str:
 
 def new_room_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+# -- claimed accounts -----------------------------------------------------------------------------
+
+LOGIN_MIN, LOGIN_MAX = 3, 32
+PASSWORD_MIN, PASSWORD_MAX = 8, 128
+_LOGIN_PUNCT = set("_.-")
+DELETED_NAME = "deleted player"  # what a deleted account's name becomes everywhere
+
+
+def clean_login(login) -> str:
+    """The login name as stored and compared, or ``ValueError``: NFKC, case-folded, NFKC again (so
+    ``ＡＮＮ``, ``Ann`` and ``ann`` are one login); then 3..32 characters, letters of any script,
+    digits and ``_.-`` only, starting with a letter or a digit. Logins are never shown to others."""
+    if not isinstance(login, str):
+        raise ValueError("a login name is a string")
+    login = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", login).casefold())
+    if not LOGIN_MIN <= len(login) <= LOGIN_MAX:
+        raise ValueError(f"a login name has {LOGIN_MIN} to {LOGIN_MAX} characters")
+    for ch in login:
+        if ch not in _LOGIN_PUNCT and unicodedata.category(ch) not in ("Ll", "Lu", "Lt", "Lo", "Lm", "Nd"):
+            raise ValueError(f"a login name may not contain {ch!r}: letters, digits and _.- only")
+    if login[0] in _LOGIN_PUNCT:
+        raise ValueError("a login name starts with a letter or a digit")
+    return login
+
+
+def clean_password(password) -> str:
+    """The password as hashed (NFKC: the same password typed on another device's keyboard matches),
+    or ``ValueError``: 8..128 characters, anything else allowed."""
+    if not isinstance(password, str):
+        raise ValueError("a password is a string")
+    password = unicodedata.normalize("NFKC", password)
+    if not PASSWORD_MIN <= len(password) <= PASSWORD_MAX:
+        raise ValueError(f"a password has {PASSWORD_MIN} to {PASSWORD_MAX} characters")
+    return password
+
+
+def new_session_id() -> str:
+    return "s" + secrets.token_hex(8)

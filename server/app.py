@@ -28,13 +28,15 @@ from rooms.text import disambiguate
 from rooms.tournament.config import TournamentConfig
 from rooms.tournament.series import Series
 from rooms.tournament.tournament import Tournament
-from server import accounts, codec, gctune
+from server import codec, gctune
+from server.attempts import AttemptLimits
+from server.auth import Auth, AuthState
 from server.codec import BAD_FIELD, ProtocolError
 from server.conn import Conn, IdleTimer
 from server.http import make_process_request, parse_id
 from server.quotas import Book, Quotas, check_timers, conn_address
 from server.quotas import address_of as _address, is_loopback as _is_loopback
-from server.frames import (ALREADY_SIGNED_IN, BAD_NAME, BAD_TOKEN, IN_ROOM, NO_ROOM, NO_TOURNAMENT, NOT_QUEUED,
+from server.frames import (IN_ROOM, NO_ROOM, NO_TOURNAMENT, NOT_QUEUED,
                            QUEUED, TOO_MANY, Frames)
 from server.roomtask import RoomTask, next_item, storage_changed
 from server.store import Store
@@ -44,7 +46,6 @@ from server.wsconn import MessageConnection
 log = logging.getLogger("guobiao.server")
 
 SERVER = "server"  # the organiser and referee of the scheduled events the server runs itself
-CLOSE_REPLACED = 4001  # a newer connection of the same player took over
 CLOSE_IDLE = 4002
 PENDING = object()  # where[player] while a room for them is being created
 REPLAY_CACHE = 16  # finished matches' replay files (and closed tournaments' views) kept, most recently served
@@ -88,6 +89,8 @@ class Settings:
     quick_config: dict = field(default_factory=lambda: {"hands": 4})  # RoomConfig fields for quick matches
     quick_wait: float = 20.0  # default seconds before bots fill a quick-match table
     bot_policies: dict | None = None  # level -> choose(view); None: rooms' bot modules (tests pass their own)
+    attempts: AttemptLimits = field(default_factory=AttemptLimits)  # password attempts (server.attempts)
+    password_hasher: object = None  # argon2 PasswordHasher; None: its defaults (tests pass cheap ones)
     max_organised: int = 5  # tournaments a player may organise at once (not yet finished or cancelled)
     quotas: Quotas = field(default_factory=Quotas)  # per account and address (server.quotas)
     linger: float = 3600.0  # a finished or cancelled tournament stays listed (and its ranking viewable) this long
@@ -98,7 +101,7 @@ class Settings:
         {"name": "十分钟赛 10-minute event", "every": 600, "hands": 4, "min_players": 2}])
 
 
-class App(Frames):
+class App(Auth, Frames):
     def __init__(self, store: Store, settings: Settings | None = None):
         self.store = store
         store.on_fault = lambda fault: storage_changed(self, fault)  # rooms pause and resume
@@ -120,6 +123,7 @@ class App(Frames):
         self.following: dict[str, TournamentTask] = {}  # player -> the tournament whose views they get
         self.addresses: Counter[str] = Counter()  # open websocket connections per remote address
         self.book = Book(self.settings.quotas, self.limits.exempt_loopback)
+        self.auth = AuthState(store, self.settings.attempts, self.settings.password_hasher)
         self.server, self.stopping = None, False
         self.tasks: list[asyncio.Task] = []
 
@@ -303,49 +307,6 @@ class App(Frames):
         task = self.where.get(pid)
         if isinstance(task, RoomTask):
             task.put(("disconnect", pid))
-
-    # -- accounts ------------------------------------------------------------------------------
-
-    async def sign_in(self, conn: Conn, msg: dict, req: tuple) -> None:
-        if conn.player is not None:
-            raise ProtocolError(ALREADY_SIGNED_IN, "this connection is signed in")
-        if msg["t"] == "guest":
-            try:
-                name = accounts.clean_name(msg.get("name"))
-            except ValueError as e:
-                raise ProtocolError(BAD_NAME, str(e)) from None
-            self.book.account(conn_address(conn), self.loop.time())
-            token = accounts.new_token()
-            while True:
-                pid = accounts.new_player_id()
-                try:
-                    await self.store.add_player(pid, token, name)
-                    break
-                except Exception as e:  # an id collision (48 bits): try another
-                    if "UNIQUE" not in str(e):
-                        raise
-        else:
-            token = msg.get("token")
-            if not accounts.valid_token(token):
-                raise ProtocolError(BAD_TOKEN, "a token is 32 hex digits")
-            found = await self.store.player_by_token(token)
-            if found is None:
-                raise ProtocolError(BAD_TOKEN, "unknown token")
-            pid, name = found
-        if conn.closed:
-            return
-        conn.player, conn.name = pid, name
-        old = self.conns.get(pid)
-        self.conns[pid] = conn
-        if old is not None and old is not conn:
-            old.send({"t": "replaced", "message": "you signed in on another connection"})
-            self.loop.create_task(old.close(CLOSE_REPLACED, "replaced"))
-        task = self.where.get(pid)
-        room = task.id if isinstance(task, RoomTask) else None
-        self.reply(conn, req, {"t": "welcome", "player": pid, "name": name, "token": token, "room": room,
-                               "queued": self.quick.queued(pid)})
-        if isinstance(task, RoomTask):
-            task.reconnect(pid, conn)
 
     # -- rooms ---------------------------------------------------------------------------------
 
@@ -554,6 +515,8 @@ class App(Frames):
             view = await self.closed_tournament_view(parts[2])
             if view is not None:
                 return 200, view
+        if len(parts) == 3 and parts[:2] == ["api", "players"] and (p := await self.player_api(parts[2])):
+            return 200, p
         if len(parts) == 3 and parts[:2] == ["api", "matches"] and (match_id := parse_id(parts[2])) is not None:
             m = await self.replay_file(match_id)
             if m is not None:

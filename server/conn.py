@@ -115,6 +115,7 @@ class Conn:
         self.encoding = codec.BINARY  # of the last frame received: pushes use it too
         self.player: str | None = None
         self.name: str | None = None
+        self.session: str | None = None  # the session it signed in with (server.auth)
         self.bucket = TokenBucket(limits.rate, limits.burst, now)
         self.chat = TokenBucket(limits.chat_rate, limits.chat_burst, now)
         self.refused = 0  # frames refused by the rate limit in a row

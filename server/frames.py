@@ -38,6 +38,8 @@ CHAT_BAD = "chat/bad_text"
 NO_TOURNAMENT = "lobby/no_tournament"
 TOO_MANY = "lobby/too_many_tournaments"
 
+SECRET_FIELDS = frozenset(("password", "new"))  # passwords (server.auth): never logged
+
 # Queue items of rooms and tournaments that a frame put there: (kind, player, conn, req, ...).
 ASKED = frozenset(("cmd", "handled", "snapshot", "chat", "follow"))
 
@@ -180,7 +182,8 @@ class Frames:
         if isinstance(e, (ProtocolError, RoomError)):  # TournamentError is a RoomError too
             self.reply(conn, req, codec.error(e.code, e.message))
         else:
-            log.error("frame %r from %r", msg, conn, exc_info=e)
+            shown = {k: "(hidden)" if k in SECRET_FIELDS else v for k, v in msg.items()}  # no password in logs
+            log.error("frame %r from %r", shown, conn, exc_info=e)
             self.reply(conn, req, codec.error(INTERNAL, "internal error"))
 
     def dispatch(self, conn: Conn, msg: dict, req: tuple):
@@ -193,11 +196,13 @@ class Frames:
         if t == "ping":
             self.reply(conn, req, {"t": "pong"})
             return None
-        if t in ("guest", "resume"):
-            return self.sign_in(conn, msg, req)
+        if t in ("guest", "resume", "login"):
+            return self.sign_in(conn, msg, req)  # server.auth
         pid = conn.player
         if pid is None:
             raise ProtocolError(NOT_SIGNED_IN, 'sign in first: {"t": "guest", "name": ...}')
+        if t in schema.ACCOUNT_FIELDS:
+            return self.account_command(conn, msg, req)  # server.auth
         task = self.where.get(pid)
         if t in schema.ROOM_COMMANDS:
             if not isinstance(task, RoomTask):

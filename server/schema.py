@@ -16,6 +16,7 @@ from server.codec import BAD_FIELD, ProtocolError
 LOBBY_FIELDS = {
     "guest": {"name": req(TEXT)},
     "resume": {"token": req(TEXT)},
+    "login": {"login": req(TEXT), "password": req(TEXT)},
     "ping": {},
     "rooms": {},
     "create": {"config": opt(MAP)},
@@ -31,6 +32,18 @@ LOBBY_FIELDS = {
     "tournament_create": {"config": req(MAP)},
     "tournament_cmd": {"tournament": req(TEXT), "cmd": req(MAP)},
 }
+
+# Account commands (server.auth), for a signed-in player.
+ACCOUNT_FIELDS = {
+    "account": {},
+    "claim": {"login": req(TEXT), "password": req(TEXT)},
+    "password": {"password": req(TEXT), "new": req(TEXT)},
+    "sessions": {},
+    "revoke": {"session": req(TEXT)},
+    "privacy": {"hide_history": req(BOOL)},
+    "delete_account": {"password": opt(TEXT)},
+}
+LOBBY_FIELDS.update(ACCOUNT_FIELDS)
 
 # Commands the server hands to the player's room as they are.
 ROOM_COMMANDS = frozenset(t for t in ROOM_FIELDS if t not in LOBBY_FIELDS)

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import aiosqlite
 
+from server.accounts import new_session_id
 from server.store_sql import (STORAGE, StorageError, dumps, effect_sync, file_id, guarded_write, insert_rows,
                               rollback_sync, storage_fault, token_hash, transaction)
 
@@ -88,6 +89,7 @@ class Store:
             await db.execute("PRAGMA synchronous=NORMAL")
             await db.execute("PRAGMA foreign_keys=ON")
             await db.execute("PRAGMA busy_timeout=5000")
+            await db.execute("PRAGMA secure_delete=ON")  # a deleted account's rows are written over (server.auth)
             # A checkpoint every ~40 MB of WAL rather than every 4 MB copies each page once however often
             # it was written meanwhile (matches, players and rooms; the log has its own checkpoints below).
             await db.execute("PRAGMA wal_autocheckpoint=10000")  # pages
@@ -150,26 +152,45 @@ class Store:
     # players
 
     @guarded_write
-    async def add_player(self, player_id: str, token: str, name: str) -> None:
+    async def add_player(self, player_id: str, token: str, name: str, session: str | None = None,
+                         user_agent: str | None = None, address: str | None = None) -> None:
+        """A new guest and its first session (the token), together."""
+        await self._in_thread(self._add_player_sync, player_id, token, name, session, user_agent, address)
+
+    def _add_player_sync(self, player_id, token, name, session, user_agent, address) -> None:
         now = time.time()
-        await self.db.execute(
-            "INSERT INTO players (id, token_hash, name, created_at, last_seen) VALUES (?, ?, ?, ?, ?)",
-            (player_id, token_hash(token), name, now, now),
-        )
+        with transaction(self.db._conn):
+            self.db._conn.execute(  # token_hash is no longer read (migration 4)
+                "INSERT INTO players (id, token_hash, name, created_at, last_seen) VALUES (?, ?, ?, ?, ?)",
+                (player_id, "unused:" + player_id, name, now, now))
+            self.db._conn.execute(
+                "INSERT INTO sessions (token_hash, id, player_id, created_at, last_seen, user_agent, address)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (token_hash(token), session or new_session_id(), player_id, now, now, user_agent, address))
 
     async def player_by_token(self, token: str) -> tuple[str, str] | None:
-        """The player a token signs in, or None. Works while writes are held back (a player may resume
-        and wait with the room): last_seen is then left as it was."""
+        """The player a token signs in, or None (server.auth also says which session and login)."""
+        row = await self.session_by_token(token)
+        return None if row is None else (row["player"], row["name"])
+
+    async def session_by_token(self, token: str):
+        """The session a token is (a row: player, name, session, login), or None; revoked tokens and
+        deleted accounts have none. Works while writes are held back (a player may resume and wait
+        with the room): last_seen is then left as it was."""
         row = await self._one(
-            "SELECT id, name FROM players WHERE token_hash = ?", (token_hash(token),))
+            "SELECT s.player_id AS player, p.name, s.id AS session, l.login FROM sessions s"
+            " JOIN players p ON p.id = s.player_id LEFT JOIN logins l ON l.player_id = s.player_id"
+            " WHERE s.token_hash = ? AND p.deleted_at IS NULL", (token_hash(token),))
         if row is None:
             return None
         if self.fault is None:
+            now = time.time()
             try:
-                await self.db.execute("UPDATE players SET last_seen = ? WHERE id = ?", (time.time(), row["id"]))
+                await self.db.execute("UPDATE players SET last_seen = ? WHERE id = ?", (now, row["player"]))
+                await self.db.execute("UPDATE sessions SET last_seen = ? WHERE id = ?", (now, row["session"]))
             except sqlite3.OperationalError as e:
-                log.warning("last_seen of %s not written: %s", row["id"], e)
-        return row["id"], row["name"]
+                log.warning("last_seen of %s not written: %s", row["player"], e)
+        return row
 
     async def player_names(self, ids) -> dict[str, str]:
         ids = list(ids)

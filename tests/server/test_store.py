@@ -200,7 +200,7 @@ async def test_a_schema_2_log_is_moved_to_append_order_intact(tmp_path):
         with pytest.raises(sqlite3.IntegrityError):
             await st.write(7, 5, [{"k": "later"}])  # a gap
         (version,) = await st._one("PRAGMA user_version")
-        assert version == 3
+        assert version == len(S.migrations())
     finally:
         await st.close()
     raw = sqlite3.connect(path)
