@@ -195,10 +195,10 @@ class Auth:
                 new = accounts.clean_password(msg["new"])
             except ValueError as e:
                 raise ProtocolError(BAD_PASSWORD, str(e)) from None
-            login = await self._check_own_password(conn, msg["password"])
+            await self._check_own_password(conn, msg["password"])
             revoked = await db.set_password(pid, await self.auth.hash(new), conn.session)
             log.info("player %s changed the password; %d other sessions revoked", pid, revoked)
-            self.reply(conn, req, {"t": "ok", "revoked": revoked, "login": login})
+            self.reply(conn, req, await self._sessions(conn))
         elif t == "sessions":
             self.reply(conn, req, await self._sessions(conn))
         elif t == "revoke":

@@ -577,8 +577,36 @@ class WelcomeMsg(Envelope):
     player: str
     name: str
     token: str
+    login: str | None  # the account's login name; None: a guest (docs/protocol.md "Accounts")
     room: str | None
     queued: str | None  # the room type quick match has this player waiting for
+
+
+class AccountMsg(Envelope):
+    t: Literal["account"]
+    player: str
+    name: str
+    login: str | None
+    hide_history: bool
+
+
+class SessionRow(TypedDict):
+    session: str
+    created: float
+    last_seen: float
+    user_agent: str | None
+    address: str | None
+    current: bool  # the session this connection signed in with
+
+
+class SessionsMsg(Envelope):
+    t: Literal["sessions"]
+    sessions: list[SessionRow]
+
+
+class DeletedMsg(Envelope):
+    t: Literal["deleted"]
+    player: str
 
 
 class RoomsMsg(Envelope):
@@ -713,7 +741,8 @@ class ErrorMsg(Envelope):
 
 MESSAGES = (WelcomeMsg, RoomsMsg, QueuedMsg, SnapshotMsg, RoomMsg, GameMsg, HandResultMsg, MatchResultMsg,
     CommitmentMsg, RevealMsg, KickedMsg, LeftMsg, ClosedMsg, ReplacedMsg, ChatMsg, TournamentsMsg,
-    TournamentMsg, TournamentEventMsg, TableMsg, SubstitutedMsg, OkMsg, PongMsg, ErrorMsg)
-ServerMessage = Union[WelcomeMsg, RoomsMsg, QueuedMsg, SnapshotMsg, RoomMsg, GameMsg, HandResultMsg,
+    TournamentMsg, TournamentEventMsg, TableMsg, SubstitutedMsg, OkMsg, PongMsg, ErrorMsg,
+    AccountMsg, SessionsMsg, DeletedMsg)
+ServerMessage = Union[WelcomeMsg, AccountMsg, SessionsMsg, DeletedMsg, RoomsMsg, QueuedMsg, SnapshotMsg, RoomMsg, GameMsg, HandResultMsg,
     MatchResultMsg, CommitmentMsg, RevealMsg, KickedMsg, LeftMsg, ClosedMsg, ReplacedMsg, ChatMsg,
     TournamentsMsg, TournamentMsg, TournamentEventMsg, TableMsg, SubstitutedMsg, OkMsg, PongMsg, ErrorMsg]

@@ -13,12 +13,13 @@ import time
 import pytest
 from argon2 import PasswordHasher
 
-from server import accounts
+from server import accounts, wire
 from server.app import App
 from server.attempts import AttemptLimits, Attempts
 from server.store import Store
 from tests.server.client import play
 from tests.server.conftest import Running, fast_settings, stop
+from tests.server.test_wire import problems
 
 CHEAP = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
 PASSWORD = "correct horse battery"
@@ -39,6 +40,11 @@ async def srv(tmp_path):
     s = await start(str(tmp_path / "g.db"))
     yield s
     await stop(s)
+    # The account messages the clients got are as server/wire.py declares them.
+    mine = ("welcome", "account", "sessions", "deleted")
+    wrong = [p for c in s.clients for m in c.frames if m["t"] in mine for p in problems(m, wire.ServerMessage)]
+    assert any(m["t"] == "welcome" for c in s.clients for m in c.frames)
+    assert not wrong, wrong[:5]
 
 
 async def claimed(s: Running, name: str = "Ann", login: str = "Ann.Lee", password: str = PASSWORD):
@@ -172,7 +178,7 @@ async def test_changing_the_password_revokes_the_other_sessions(srv):
     r = await c.request({"t": "password", "password": "not it at all", "new": "a new password"})
     assert r["code"] == "auth/bad_credentials"
     r = await c.request({"t": "password", "password": PASSWORD, "new": "a new password"})
-    assert r == {"t": "ok", "revoked": 2, "login": "ann.lee", "re": r["re"]}
+    assert r["t"] == "sessions" and [x["current"] for x in r["sessions"]] == [True]
     for token in (a.token, w1["token"]):
         assert (await resume(srv, token))["code"] == "auth/bad_token"
     assert (await resume(srv, w2["token"]))["player"] == a.player

@@ -570,7 +570,47 @@ export interface WelcomeMsg {
   player: string;
   name: string;
   token: string;
+  login: string | null;
   queued: string | null;
+}
+
+export interface AccountMsg {
+  re?: number;
+  n?: number;
+  room?: string;
+  rseq?: number;
+  t: "account";
+  player: string;
+  name: string;
+  login: string | null;
+  hide_history: boolean;
+}
+
+export interface SessionRow {
+  session: string;
+  created: number;
+  last_seen: number;
+  user_agent: string | null;
+  address: string | null;
+  current: boolean;
+}
+
+export interface SessionsMsg {
+  re?: number;
+  n?: number;
+  room?: string;
+  rseq?: number;
+  t: "sessions";
+  sessions: SessionRow[];
+}
+
+export interface DeletedMsg {
+  re?: number;
+  n?: number;
+  room?: string;
+  rseq?: number;
+  t: "deleted";
+  player: string;
 }
 
 export interface RoomsMsg {
@@ -795,7 +835,7 @@ export type Fan = [number | null, string, string, number, number] | [number | nu
 
 export type GameEvent = EvStart | EvDeal | EvFlower | EvDraw | EvTurn | EvDiscard | EvClaimWindow | EvResponse | EvClaim | EvConcealedKong | EvAddedKong | EvFoul | EvHandEnd | EvHandStart | EvScores | EvReady | EvMatchEnd;
 
-export type ServerMessage = WelcomeMsg | RoomsMsg | QueuedMsg | SnapshotMsg | RoomMsg | GameMsg | HandResultMsg | MatchResultMsg | CommitmentMsg | RevealMsg | KickedMsg | LeftMsg | ClosedMsg | ReplacedMsg | ChatMsg | TournamentsMsg | TournamentMsg | TournamentEventMsg | TableMsg | SubstitutedMsg | OkMsg | PongMsg | ErrorMsg;
+export type ServerMessage = WelcomeMsg | AccountMsg | SessionsMsg | DeletedMsg | RoomsMsg | QueuedMsg | SnapshotMsg | RoomMsg | GameMsg | HandResultMsg | MatchResultMsg | CommitmentMsg | RevealMsg | KickedMsg | LeftMsg | ClosedMsg | ReplacedMsg | ChatMsg | TournamentsMsg | TournamentMsg | TournamentEventMsg | TableMsg | SubstitutedMsg | OkMsg | PongMsg | ErrorMsg;
 
 // Commands (server/schema.py COMMANDS): what a client may send.
 
@@ -809,6 +849,13 @@ export interface ResumeCommand {
   t: "resume";
   id?: number;
   token: string;
+}
+
+export interface LoginCommand {
+  t: "login";
+  id?: number;
+  login: string;
+  password: string;
 }
 
 export interface PingCommand {
@@ -890,6 +937,48 @@ export interface TournamentCmdCommand {
   cmd: Record<string, any>;
 }
 
+export interface AccountCommand {
+  t: "account";
+  id?: number;
+}
+
+export interface ClaimCommand {
+  t: "claim";
+  id?: number;
+  login: string;
+  password: string;
+}
+
+export interface PasswordCommand {
+  t: "password";
+  id?: number;
+  password: string;
+  new: string;
+}
+
+export interface SessionsCommand {
+  t: "sessions";
+  id?: number;
+}
+
+export interface RevokeCommand {
+  t: "revoke";
+  id?: number;
+  session: string;
+}
+
+export interface PrivacyCommand {
+  t: "privacy";
+  id?: number;
+  hide_history: boolean;
+}
+
+export interface DeleteAccountCommand {
+  t: "delete_account";
+  id?: number;
+  password?: string;
+}
+
 export interface SitCommand {
   t: "sit";
   id?: number;
@@ -963,6 +1052,7 @@ export interface HintCommand {
 export type Command =
   | GuestCommand
   | ResumeCommand
+  | LoginCommand
   | PingCommand
   | RoomsCommand
   | CreateCommand
@@ -976,6 +1066,13 @@ export type Command =
   | TournamentCommand
   | TournamentCreateCommand
   | TournamentCmdCommand
+  | AccountCommand
+  | ClaimCommand
+  | PasswordCommand
+  | SessionsCommand
+  | RevokeCommand
+  | PrivacyCommand
+  | DeleteAccountCommand
   | SitCommand
   | ReadyCommand
   | RematchCommand
