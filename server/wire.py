@@ -50,13 +50,58 @@ class PlayerView(TypedDict):
     hand: NotRequired[list[Tile]]
 
 
-class Action(TypedDict):
-    """A legal action (game/actions.py action_dict); ``tile`` for discards and kongs, ``low`` for a chow."""
-    a: Literal["discard", "win", "pass", "chow", "pung", "kong", "concealed_kong", "added_kong", "continue"]
-    tile: NotRequired[Tile]
-    low: NotRequired[Tile]
-    ready: NotRequired[bool]
+# A legal action (game/actions.py to_dict): a player's answer carries one with the prompt's ``seq``.
+class ActDiscard(TypedDict):
+    a: Literal["discard"]
+    tile: Tile
+    ready: NotRequired[bool]  # 报听 with the discard (大众馆)
     seq: NotRequired[int]
+
+
+class ActWin(TypedDict):
+    a: Literal["win"]
+    seq: NotRequired[int]
+
+
+class ActPass(TypedDict):
+    a: Literal["pass"]
+    seq: NotRequired[int]
+
+
+class ActChow(TypedDict):
+    a: Literal["chow"]
+    low: Tile
+    seq: NotRequired[int]
+
+
+class ActPung(TypedDict):
+    a: Literal["pung"]
+    seq: NotRequired[int]
+
+
+class ActKong(TypedDict):
+    a: Literal["kong"]
+    seq: NotRequired[int]
+
+
+class ActConcealedKong(TypedDict):
+    a: Literal["concealed_kong"]
+    tile: Tile
+    seq: NotRequired[int]
+
+
+class ActAddedKong(TypedDict):
+    a: Literal["added_kong"]
+    tile: Tile
+    seq: NotRequired[int]
+
+
+class ActContinue(TypedDict):
+    a: Literal["continue"]
+    seq: NotRequired[int]
+
+
+Action = Union[ActDiscard, ActWin, ActPass, ActChow, ActPung, ActKong, ActConcealedKong, ActAddedKong, ActContinue]
 
 
 class WinView(TypedDict):
@@ -339,7 +384,6 @@ class Clock(TypedDict):
     banks: list[float]
     auto: list[str | None]
     player: NotRequired[int]
-    now: NotRequired[float]
 
 
 class HandRecord(TypedDict):
@@ -348,7 +392,7 @@ class HandRecord(TypedDict):
     round: int
     dealer: int
     seats: list[int]
-    ids: list[str | None]
+    ids: list[str]  # the player at each seat
     winner: int | None
     discarder: int | None
     self_drawn: bool
@@ -366,13 +410,13 @@ class HandRecord(TypedDict):
 class Placing(TypedDict):
     place: int
     player: int
-    id: str | None
+    id: str
     score: int
 
 
 class MatchRecord(TypedDict):
     match: int
-    ids: list[str | None]
+    ids: list[str]  # the player at each seat
     scores: list[int]
     ranking: list[Placing]
     hands: list[HandRecord]
@@ -381,6 +425,7 @@ class MatchRecord(TypedDict):
     actions: list[Any]
     void: bool
     no_win: list[bool]
+    log_format: int  # how to read ``actions`` (game.match.replay_step)
 
 
 class Records(TypedDict):
@@ -665,6 +710,7 @@ class CommitmentMsg(Envelope):
 class RevealMsg(Envelope):
     t: Literal["reveal"]
     match: int
+    id: int | None  # the stored match: GET /api/matches/<id>
     seed: int | str
     salt: str
     commitment: str

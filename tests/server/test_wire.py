@@ -19,6 +19,7 @@ from tests.server.test_play import table
 
 GENERATED = Path(__file__).resolve().parents[2] / "web_client" / "src" / "wire.gen.ts"
 _BY_T = {get_args(get_type_hints(td)["t"])[0]: td for td in wire.MESSAGES + wire.EVENTS}
+_ACTIONS = {get_args(get_type_hints(td)["a"])[0]: td for td in get_args(wire.Action)}
 
 
 def problems(value, tp, path: str = "") -> list[str]:
@@ -51,6 +52,8 @@ def problems(value, tp, path: str = "") -> list[str]:
     if origin in (Union, types.UnionType):
         if isinstance(value, dict) and value.get("t") in _BY_T and _BY_T[value["t"]] in args:
             return problems(value, _BY_T[value["t"]], path)
+        if isinstance(value, dict) and value.get("a") in _ACTIONS and _ACTIONS[value["a"]] in args:
+            return problems(value, _ACTIONS[value["a"]], path)
         if value is not None and type(None) in args:
             args = tuple(a for a in args if a is not type(None))
         tries = [problems(value, a, path) for a in args]
@@ -105,21 +108,22 @@ def test_the_checker_finds_a_wrong_message():
     assert problems({"t": "commitment", "match": 0}, wire.ServerMessage) == [".commitment: missing from CommitmentMsg"]
 
 
-async def test_every_message_of_a_played_hand_matches_the_schema(server):
-    """Four clients play a hand over real sockets (with the wait hint, a chat, the lobby's lists and a
-    rematch's lobby): every frame each of them got is one of server/wire.py's messages, exactly."""
+async def test_every_message_of_a_played_match_matches_the_schema(server):
+    """Four clients play a match over real sockets (with the wait hint, a chat and the lobby's lists):
+    every frame each of them got is one of server/wire.py's messages, exactly."""
     cs, room = await table(server, ("msgpack", "msgpack", "msgpack", "json"))
     assert (await cs[0].request({"t": "hint", "on": True}))["t"] == "ok"
     assert (await cs[1].request({"t": "chat", "text": "好"}))["t"] == "ok"
     rng = random.Random(3)
-    await asyncio.gather(*(play(c, rng, lambda m: m.get("t") == "hand_result") for c in cs))
+    await asyncio.gather(*(play(c, rng, lambda m: m.get("t") == "reveal") for c in cs))
     await cs[0].request({"t": "snapshot"})
     await cs[2].request({"t": "rooms"})
     await cs[2].request({"t": "tournaments"})
     await cs[3].request({"t": "ping"})
     frames = [f for c in cs for f in c.frames]
     seen = {f["t"] for f in frames}
-    assert {"welcome", "snapshot", "room", "game", "hand_result", "chat", "ok", "rooms", "pong"} <= seen, seen
+    assert {"welcome", "snapshot", "room", "game", "hand_result", "match_result", "commitment", "reveal", "chat",
+            "ok", "rooms", "tournaments", "pong"} <= seen, seen
     assert any("hint" in f for f in frames if f["t"] == "game")
     bad = [(f["t"], p) for f in frames for p in problems(f, wire.ServerMessage)]
     assert not bad, bad[:10]

@@ -6,6 +6,7 @@ import type { Action } from "./game";
 import { actionSeq, hasClaim, options } from "./game";
 import { defaultLang, setLang } from "./i18n";
 import { Connection, Msg, Status, wsUrl } from "./net";
+import type { Command } from "./wire.gen";
 import { AppState, initialState, reduce } from "./state";
 import type { Lang } from "./tiles";
 
@@ -140,7 +141,7 @@ export class App {
   /** The room computes the wait hint only for players who want it: tell it when the switch differs. */
   private syncHints(): void {
     const you = this.state.you;
-    if (!this.state.room || !you || you.hints === undefined || you.hints === this.prefs.hint) return;
+    if (!this.state.room || !you || you.hints === this.prefs.hint) return;
     if (this.send({ t: "hint", on: this.prefs.hint })) {
       this.set({ ...this.state, you: { ...you, hints: this.prefs.hint } });
     }
@@ -254,7 +255,7 @@ export class App {
     }
   }
 
-  send(msg: Msg): boolean {
+  send(msg: Command): boolean {
     return this.conn.send(msg);
   }
 

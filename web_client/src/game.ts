@@ -6,114 +6,18 @@
 
 import { Tile, sortTiles, without } from "./tiles";
 
-export type MeldKind = "chow" | "pung" | "kong";
+import type * as W from "./wire.gen";
+import type { Action, Meld, PlayerView } from "./wire.gen";
 
-export interface Meld {
-  kind: MeldKind;
-  tile?: Tile; // absent for another seat's concealed kong (face down)
-  concealed: boolean;
-  claimed?: Tile;
-  source?: number; // the seat it was claimed from
-  added?: boolean;
-}
+// The wire's shapes (server/wire.py, generated into wire.gen.ts).
+export type { Action, Fan, Hint, HintWait, MatchInfo, Meld, PlayerView, ResultView, WinView } from "./wire.gen";
+export type MeldKind = W.Meld["kind"];
+export type GameEvent = W.GameEvent;
 
-export interface PlayerView {
-  seat: number;
-  wind: number; // 0..3 = E S W N, (seat - dealer) % 4
-  melds: Meld[];
-  flowers: Tile[];
-  discards: [Tile, boolean][]; // [tile, claimed]
-  tiles: number; // concealed tile count
-  blocked: boolean;
-  declared: boolean; // 报听
-  hand?: Tile[]; // known concealed tiles: own seat, replays, and everybody's after a hand (if sent)
-}
-
-export type Action =
-  | { a: "discard"; tile: Tile; ready?: boolean; seq?: number }
-  | { a: "win"; seq?: number }
-  | { a: "pass"; seq?: number }
-  | { a: "chow"; low: Tile; seq?: number }
-  | { a: "pung"; seq?: number }
-  | { a: "kong"; seq?: number }
-  | { a: "concealed_kong"; tile: Tile; seq?: number }
-  | { a: "added_kong"; tile: Tile; seq?: number }
-  | { a: "continue"; seq?: number };
-
-/** A fan as the server sends it: [id, Chinese name, English name, points, count, sets]; the id is null
- * for a room's extra fans (258将, 听), sets (in notation, e.g. "[123m]") only in results. */
-export type Fan = [number | null, string, string, number, number, string[]?];
-
-export interface WinView {
-  seat: number;
-  from: number | null;
-  tile: Tile;
-  robbed: boolean;
-  self_drawn: boolean;
-  tiles: Tile[]; // the winner's concealed tiles without the winning tile
-  fans: Fan[];
-  total: number;
-}
-
-export interface ResultView {
-  payments: number[];
-  penalties: number[];
-  win: WinView | null;
-  hands?: Tile[][]; // every seat's concealed tiles, after an exhaustive draw
-}
-
-export interface MatchInfo {
-  hand: number;
-  hands: number;
-  round: number;
-  seats: number[]; // the player at each table seat
-  scores: number[]; // per player
-  phase: "playing" | "between" | "finished";
-  ready: boolean[];
-  player: number | null;
-  seq: number;
-  deltas?: number[]; // the last hand's, per player (from the "scores" event)
-}
-
-export interface GameView {
-  seq: number;
-  phase: "turn" | "claim" | "over";
-  dealer: number;
-  prevalent: number;
-  turn: number;
-  wall: number;
-  seat: number | null; // the viewer's table seat (null: spectator)
-  players: PlayerView[];
-  fouls: [number, string, number][];
-  claim?: { kind: string; tile: Tile; seat: number } | null;
-  hand?: Tile[];
-  drawn?: Tile | null;
-  legal?: Action[];
-  to_act?: boolean;
-  result?: ResultView;
-  match: MatchInfo;
+/** The server's view (a snapshot's ``game``), with what the client adds while it applies events. */
+export interface GameView extends W.GameView {
   last?: { seat: number; tile: Tile } | null; // the latest discard (client-side: for the highlight)
   adding?: { seat: number; tile: Tile } | null; // an added kong waiting for its rob window to close
-  hint?: Hint | null; // the server's waits and fans for this seat (hint.ts)
-}
-
-export type GameEvent = { t: string; [k: string]: any };
-
-/** A wait as the server's hint gives it (game/hints.py). */
-export interface HintWait {
-  tile: Tile;
-  fans: Fan[];
-  total: number;
-  total_without_flowers: number;
-  meets_min: boolean;
-  /** The same wait self-drawn (自摸, or 不求人 for a concealed hand). */
-  self_drawn?: { total: number; total_without_flowers: number; meets_min: boolean };
-}
-
-/** The server's hint: the waits now (13 − 3k tiles), or per discard that leaves the hand ready. */
-export interface Hint {
-  waits?: HintWait[];
-  discards?: Record<string, HintWait[]>;
 }
 
 export const DEAL_SIZE = 53; // 13 x 4 + the dealer's 14th (game/wall.py)
@@ -150,24 +54,22 @@ export function emptyView(player: number | null, hands = 16): GameView {
     to_act: false,
     match: {
       hand: 0, hands, round: 0, seats: [0, 1, 2, 3], scores: [0, 0, 0, 0], phase: "playing",
-      ready: [false, false, false, false], player, seq: 0,
+      ready: [false, false, false, false], player, seq: 0, no_win: [false, false, false, false], last: hands - 1,
+      void: false,
     },
     last: null,
   };
 }
 
 /** A server view (snapshot) as the client keeps it: sorted hand, a copy we may replace freely. */
-export function fromSnapshot(v: any): GameView {
+export function fromSnapshot(v: W.GameView): GameView {
   const view: GameView = structuredClone(v);
   if (view.hand) view.hand = sortTiles(view.hand);
-  view.legal = view.legal ?? [];
-  view.fouls = view.fouls ?? [];
+  view.legal = view.legal ?? []; // a spectator's view has none
   view.last = lastDiscard(view);
   // After an exhaustive draw every hand is shown (own tiles stay in view.hand).
   const hands = view.result?.hands;
-  if (Array.isArray(hands)) {
-    view.players = view.players.map((p, seat) => (Array.isArray(hands[seat]) ? { ...p, hand: sortTiles(hands[seat]) } : p));
-  }
+  if (hands) view.players = view.players.map((p, seat) => ({ ...p, hand: sortTiles(hands[seat]) }));
   return view;
 }
 
@@ -213,7 +115,7 @@ export function applyEvent(v: GameView, e: GameEvent): GameView {
       return {
         ...v,
         seat,
-        seq: e.seq ?? v.seq,
+        seq: e.seq,
         result: undefined,
         claim: null,
         last: null,
@@ -221,14 +123,14 @@ export function applyEvent(v: GameView, e: GameEvent): GameView {
         to_act: false,
         match: {
           ...v.match, hand: e.hand, round: e.round, seats, scores: e.scores, phase: "playing",
-          ready: [false, false, false, false], seq: e.seq ?? v.match.seq, deltas: undefined,
+          ready: [false, false, false, false], seq: e.seq, deltas: undefined,
         },
       };
     }
     case "start": {
       return {
         ...v,
-        seq: e.seq ?? v.seq,
+        seq: e.seq,
         phase: "turn",
         dealer: e.dealer,
         prevalent: e.prevalent,
@@ -262,19 +164,19 @@ export function applyEvent(v: GameView, e: GameEvent): GameView {
       return n;
     }
     case "draw": {
-      const known = typeof e.tile === "number";
+      const tile = e.tile; // the own seat's draw only
       let n = withPlayer(v, e.seat, (p) => ({
         ...p,
         tiles: p.tiles + 1,
-        hand: known && p.hand ? sortTiles([...p.hand, e.tile]) : p.hand,
+        hand: tile !== undefined && p.hand ? sortTiles([...p.hand, tile]) : p.hand,
       }));
       n = { ...n, wall: n.wall - 1, phase: "turn", turn: e.seat, claim: null };
-      if (mine(v, e.seat) && known) n = { ...n, hand: sortTiles([...(n.hand ?? []), e.tile]), drawn: e.tile };
+      if (mine(v, e.seat) && tile !== undefined) n = { ...n, hand: sortTiles([...(n.hand ?? []), tile]), drawn: tile };
       else if (v.seat !== null) n = { ...n, drawn: null };
       return n;
     }
     case "turn": {
-      return { ...v, phase: "turn", turn: e.seat, seq: e.seq ?? v.seq, claim: null, match: seqd(v.match, e.seq) };
+      return { ...v, phase: "turn", turn: e.seat, seq: e.seq, claim: null, match: { ...v.match, seq: e.seq } };
     }
     case "discard": {
       let n = withPlayer(v, e.seat, (p) => ({
@@ -290,7 +192,7 @@ export function applyEvent(v: GameView, e: GameEvent): GameView {
     case "claim_window": {
       return {
         ...v, phase: "claim", turn: e.seat, claim: { kind: e.kind, tile: e.tile, seat: e.seat },
-        seq: e.seq ?? v.seq, drawn: null, match: seqd(v.match, e.seq),
+        seq: e.seq, drawn: null, match: { ...v.match, seq: e.seq },
       };
     }
     case "claim": {
@@ -313,15 +215,15 @@ export function applyEvent(v: GameView, e: GameEvent): GameView {
       return { ...n, phase: "turn", turn: e.seat, claim: null, drawn: null, last: null };
     }
     case "concealed_kong": {
-      const known = typeof e.tile === "number";
-      const meld: Meld = known ? { kind: "kong", tile: e.tile, concealed: true } : { kind: "kong", concealed: true };
+      const tile = e.tile; // face down for the other seats
+      const meld: Meld = tile !== undefined ? { kind: "kong", tile, concealed: true } : { kind: "kong", concealed: true };
       let n = withPlayer(v, e.seat, (p) => ({
         ...p,
         melds: [...p.melds, meld],
         tiles: p.tiles - 4,
-        hand: known && p.hand ? without(p.hand, e.tile, e.tile, e.tile, e.tile) : p.hand,
+        hand: tile !== undefined && p.hand ? without(p.hand, tile, tile, tile, tile) : p.hand,
       }));
-      if (mine(v, e.seat) && known && n.hand) n = { ...n, hand: without(n.hand, e.tile, e.tile, e.tile, e.tile) };
+      if (mine(v, e.seat) && tile !== undefined && n.hand) n = { ...n, hand: without(n.hand, tile, tile, tile, tile) };
       return { ...n, drawn: null };
     }
     case "added_kong": {
@@ -340,15 +242,15 @@ export function applyEvent(v: GameView, e: GameEvent): GameView {
     }
     case "hand_end": {
       // Concealed kongs are shown at the end of the hand; the winner lays the hand open.
-      const kongs: Tile[][] = e.kongs ?? [[], [], [], []];
+      const kongs = e.kongs;
       let players = v.players.map((p, seat) => {
-        const faces = [...(kongs[seat] ?? [])];
+        const faces = [...kongs[seat]];
         return {
           ...p,
           melds: p.melds.map((m) => (m.concealed && m.tile === undefined ? { ...m, tile: faces.shift() } : m)),
         };
       });
-      const win = e.win ?? null;
+      const win = e.win;
       let hand = v.hand;
       if (win) {
         // A claimed or robbed winning tile joins the winner's concealed tiles.
@@ -367,20 +269,19 @@ export function applyEvent(v: GameView, e: GameEvent): GameView {
         }
       }
       // Everybody's concealed tiles, when the server shows them at the end (e.g. after a draw).
-      if (Array.isArray(e.hands)) {
-        players = players.map((p, seat) => (Array.isArray(e.hands[seat]) ? { ...p, hand: sortTiles(e.hands[seat]) } : p));
-      }
+      const hands = e.hands;
+      if (hands) players = players.map((p, seat) => ({ ...p, hand: sortTiles(hands[seat]) }));
       return {
         ...v,
         players,
         hand,
         adding: null,
         phase: "over",
-        seq: e.seq ?? v.seq,
+        seq: e.seq,
         claim: null,
         drawn: null,
-        result: { payments: e.payments, penalties: e.penalties, win, ...(Array.isArray(e.hands) ? { hands: e.hands } : {}) },
-        match: seqd(v.match, e.seq),
+        result: { payments: e.payments, penalties: e.penalties, win, ...(hands ? { hands } : {}) },
+        match: { ...v.match, seq: e.seq },
       };
     }
     case "scores": {
@@ -412,21 +313,16 @@ function completeAddedKong(v: GameView): GameView {
   return { ...n, adding: null };
 }
 
-function seqd(m: MatchInfo, seq: unknown): MatchInfo {
-  return typeof seq === "number" ? { ...m, seq } : m;
-}
-
 /** A room "game" message: its events, then the recipient's legal actions and the seq they answer. */
 export function applyGameMessage(
-  v: GameView, msg: { events?: GameEvent[]; legal?: Action[]; to_act?: boolean; seq?: number; hint?: Hint | null },
+  v: GameView, msg: Pick<W.GameMsg, "events" | "legal" | "to_act"> & Partial<Pick<W.GameMsg, "seq" | "hint">>,
 ): GameView {
   let n = v;
-  for (const e of msg.events ?? []) n = applyEvent(n, e);
-  const legal = msg.legal ?? [];
-  n = { ...n, legal, to_act: msg.to_act ?? legal.length > 0 };
+  for (const e of msg.events) n = applyEvent(n, e);
+  n = { ...n, legal: msg.legal, to_act: msg.to_act };
   // Waits with their fans, when the server computes them for this seat (hint.ts reads view.hint).
   if ("hint" in msg) n = { ...n, hint: msg.hint };
-  if (typeof msg.seq === "number") n = { ...n, match: { ...n.match, seq: msg.seq } };
+  if (typeof msg.seq === "number") n = { ...n, match: { ...n.match, seq: msg.seq } }; // null: no prompt
   return n;
 }
 

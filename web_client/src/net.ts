@@ -3,8 +3,10 @@
 // its token on every (re)connection and the server sends the room's snapshot.
 
 import { decode, encode } from "@msgpack/msgpack";
+import type { Command, ServerMessage } from "./wire.gen";
 
-export type Msg = { t: string; [k: string]: any };
+/** A message from the server (server/wire.py). */
+export type Msg = ServerMessage;
 export type Status = "connecting" | "open" | "closed" | "stopped";
 
 export interface ConnectionHandlers {
@@ -13,12 +15,12 @@ export interface ConnectionHandlers {
   onStatus(status: Status): void;
 }
 
-export function encodeFrame(msg: Msg): Uint8Array {
+export function encodeFrame(msg: Command): Uint8Array {
   return encode(msg, { ignoreUndefined: true });
 }
 
 export function decodeFrame(data: ArrayBuffer | Uint8Array): Msg {
-  const msg = decode(data instanceof Uint8Array ? data : new Uint8Array(data)) as Msg;
+  const msg = decode(data instanceof Uint8Array ? data : new Uint8Array(data)) as Msg | null;
   if (!msg || typeof msg !== "object" || typeof msg.t !== "string") throw new TypeError("not a message");
   return msg;
 }
@@ -111,7 +113,7 @@ export class Connection {
     this.ws?.close();
   }
 
-  send(msg: Msg): boolean {
+  send(msg: Command): boolean {
     if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
     this.ws.send(encodeFrame(msg) as Uint8Array<ArrayBuffer>);
     return true;
@@ -123,7 +125,7 @@ export class Connection {
   }
 
   /** Send with an ``id``; resolves with the reply that echoes it as ``re`` (or an error). */
-  request(msg: Msg): Promise<Msg> {
+  request(msg: Command): Promise<Msg> {
     const id = this.nextId++;
     return new Promise((resolve) => {
       if (!this.send({ ...msg, id })) {

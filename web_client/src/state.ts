@@ -1,108 +1,15 @@
 // The client's whole state and the pure reduction of server messages into it (docs/protocol.md,
 // docs/rooms.md "Messages sent"). Side effects (sending, storage, timers) live in app.ts.
 
-import { Fan, GameView, applyGameMessage, emptyView, fromSnapshot } from "./game";
+import { GameView, applyGameMessage, emptyView, fromSnapshot } from "./game";
 import type { Status } from "./net";
+import type {
+  Clock, HandRecord, MatchRecord, RoomInfo, RoomSummary, ServerMessage, TournamentEventMsg, You,
+} from "./wire.gen";
 import type { SanctionRecord, TournamentSummary, TournamentView } from "./tournament";
 
-export interface SeatInfo {
-  id: string;
-  bot: string | null;
-  ready: boolean;
-  connected: boolean;
-  auto: string | null;
-  name?: string;
-  blocked?: boolean; // 停和 in the hand in play
-  no_win?: boolean; // tournament tables: an unranked bot that cannot win plays the seat
-  substitute?: boolean;
-  replaces?: string | null; // the player a substitute stands in for
-}
-
-export interface RoomConfig {
-  type: string;
-  private: boolean;
-  hands: number;
-  first_turn_time: number;
-  turn_time: number;
-  claim_time: number;
-  claim_min: number;
-  bank: number;
-  bots: boolean;
-  spectators: boolean;
-  [k: string]: unknown;
-}
-
-export interface RoomInfo {
-  id: string;
-  type: string;
-  config: RoomConfig;
-  host: string | null;
-  phase: "lobby" | "playing";
-  seats: (SeatInfo | null)[];
-  matches: number;
-  spectators: number; // how many watch (not who: the list grew every message with them)
-  invite?: string;
-  names?: Record<string, string>;
-  table?: boolean; // a tournament table: fixed seats, started by the tournament
-  quick?: boolean; // a quick-match room: no kick
-  time_up?: boolean;
-}
-
-export interface RoomSummary {
-  room: string;
-  type: string;
-  phase: string;
-  hands: number;
-  seats: ({ id: string; bot: string | null; name?: string } | null)[];
-  spectators: number;
-  names?: Record<string, string>;
-}
-
-export interface Clock {
-  decision: "turn" | "claim" | "between" | null;
-  deadline: number | null;
-  started: number | null;
-  free_until: number | null;
-  banks: number[];
-  auto: (string | null)[];
-  player?: number;
-  now?: number;
-}
-
-export interface HandRecord {
-  match: number;
-  hand: number;
-  round: number;
-  dealer: number;
-  seats: number[];
-  ids: string[];
-  winner: number | null;
-  discarder: number | null;
-  self_drawn: boolean;
-  robbed: boolean;
-  tile: number | null;
-  fans: Fan[]; // with the sets that formed each fan
-  total: number;
-  payments: number[];
-  penalties: number[];
-  deltas: number[];
-  scores: number[];
-}
-
-export interface MatchRecord {
-  match: number;
-  ids: string[];
-  scores: number[];
-  ranking: { place: number; player: number; id: string; score: number }[];
-  hands: HandRecord[];
-}
-
-export interface You {
-  id: string;
-  seat: number | null;
-  host: boolean;
-  hints?: boolean; // whether the room sends this player the wait hint (the client's switch)
-}
+// The wire's shapes (server/wire.py, generated into wire.gen.ts).
+export type { Clock, HandRecord, MatchRecord, RoomConfig, RoomInfo, RoomSummary, SeatInfo, You } from "./wire.gen";
 
 export interface AppState {
   status: Status;
@@ -118,7 +25,7 @@ export interface AppState {
   records: { matches: MatchRecord[]; current: HandRecord[] };
   handResult: HandRecord | null; // shown until dismissed or the next hand starts
   matchResult: MatchRecord | null;
-  reveals: Record<number, { id?: number; seed?: number | string; salt?: string; commitment?: string }>;
+  reveals: Record<number, { id?: number | null; seed?: number | string; salt?: string; commitment?: string }>;
   lastN: number; // the last numbered push on this connection
   needSnapshot: boolean; // a gap in the numbering: ask for a snapshot
   error: { code: string; message: string; at: number } | null;
@@ -150,25 +57,25 @@ function addNotice(s: AppState, n: Notice): AppState {
   return { ...s, notices: [...s.notices, n].slice(-MAX_NOTICES) };
 }
 
-/** A tournament's push: the whole view (``tournament`` is a map) or one of its events (an id). */
-function reduceTournament(n: AppState, msg: any, clientNow: number): AppState {
-  if (msg.tournament && typeof msg.tournament === "object") {
-    const v: TournamentView = msg.tournament;
-    if (typeof v.id !== "string") return n;
-    return { ...n, tviews: { ...n.tviews, [v.id]: v }, names: v.names ? { ...n.names, ...v.names } : n.names };
-  }
-  const tid = typeof msg.tournament === "string" ? msg.tournament : null;
+/** A tournament's whole view. */
+function reduceView(n: AppState, v: TournamentView): AppState {
+  return { ...n, tviews: { ...n.tviews, [v.id]: v }, names: v.names ? { ...n.names, ...v.names } : n.names };
+}
+
+/** One of a tournament's events: what just happened (docs/protocol.md "Tournaments"). */
+function reduceTournament(n: AppState, msg: TournamentEventMsg, clientNow: number): AppState {
+  const tid = msg.tournament;
   const me = n.me?.player;
   switch (msg.event) {
     case "sanction": {
-      const r: SanctionRecord | undefined = msg.sanction;
+      const r = msg.sanction;
       if (!r) return n;
       if (r.public) return addNotice(n, { key: `${tid}:${r.id}`, kind: "public", tournament: tid, record: r, at: clientNow });
       if (me && r.player === me) return addNotice(n, { key: `${tid}:${r.id}`, kind: "mine", tournament: tid, record: r, at: clientNow });
       return n;
     }
     case "sanction_cancelled": {
-      const r: SanctionRecord | undefined = msg.sanction;
+      const r = msg.sanction;
       if (!r) return n;
       const notices = n.notices.filter((x) => x.key !== `${tid}:${r.id}`);
       const out = { ...n, notices };
@@ -196,7 +103,7 @@ function youFrom(info: RoomInfo, me: string | undefined, prev: You | null): You 
   const seat = info.seats.findIndex((s) => s !== null && s.id === me);
   const member = seat >= 0 || prev !== null; // a spectator stays one until told it left
   if (!member) return null;
-  return { id: me, seat: seat >= 0 ? seat : null, host: info.host === me, hints: prev?.hints };
+  return { id: me, seat: seat >= 0 ? seat : null, host: info.host === me, hints: prev?.hints ?? true }; // the room sends hints unless told not to
 }
 
 function namesFrom(info: { names?: Record<string, string>; seats: ({ id: string; name?: string } | null)[] }): Record<string, string> {
@@ -208,7 +115,6 @@ function namesFrom(info: { names?: Record<string, string>; seats: ({ id: string;
 /** The best estimate of (server clock - client clock) after a clock arrives at ``clientNow``. */
 export function estimateOffset(prev: number | null, clock: Clock | null | undefined, clientNow: number): number | null {
   if (!clock) return prev;
-  if (typeof clock.now === "number") return clock.now - clientNow;
   if (typeof clock.started !== "number") return prev;
   // ``started`` is a server time at or before the send: a lower bound on the offset. Keep the largest.
   const candidate = clock.started - clientNow;
@@ -216,7 +122,7 @@ export function estimateOffset(prev: number | null, clock: Clock | null | undefi
 }
 
 /** Reduce one server message. ``clientNow`` is the client's clock in seconds. */
-export function reduce(s: AppState, msg: any, clientNow: number): AppState {
+export function reduce(s: AppState, msg: ServerMessage, clientNow: number): AppState {
   let n = s;
   if (typeof msg.n === "number") {
     const gap = s.lastN > 0 && msg.n > s.lastN + 1 && msg.t !== "snapshot";
@@ -226,7 +132,7 @@ export function reduce(s: AppState, msg: any, clientNow: number): AppState {
     case "welcome":
       return {
         ...n, me: { player: msg.player, name: msg.name, token: msg.token }, signingIn: false,
-        queued: msg.queued ? (n.queued ?? "guobiao") : null,
+        queued: msg.queued,
         names: { ...n.names, [msg.player]: msg.name },
         ...(msg.room ? {} : { room: null, you: null, game: null, clock: null }),
       };
@@ -242,17 +148,16 @@ export function reduce(s: AppState, msg: any, clientNow: number): AppState {
       const you: You = msg.you;
       const game = msg.game ? fromSnapshot(msg.game) : null;
       return {
-        ...n, queued: null, room: info, you, game, clock: msg.clock ?? null,
+        ...n, queued: null, room: info, you, game, clock: msg.clock,
         clockOffset: estimateOffset(n.clockOffset, msg.clock, clientNow),
-        records: msg.records ?? { matches: [], current: [] }, names: { ...n.names, ...namesFrom(info) },
+        records: msg.records, names: { ...n.names, ...namesFrom(info) },
         needSnapshot: false,
         handResult: game && game.phase === "over" && game.match.phase !== "playing"
-          ? (msg.records?.current?.[msg.records.current.length - 1] ?? n.handResult) : n.handResult,
+          ? (msg.records.current[msg.records.current.length - 1] ?? n.handResult) : n.handResult,
       };
     }
     case "room": {
-      const info: RoomInfo = msg.info ?? (typeof msg.room === "object" ? msg.room : null);
-      if (!info) return n;
+      const info = msg.info;
       const starting = info.phase === "playing" && n.room?.phase !== "playing";
       const you = youFrom(info, n.me?.player, n.you);
       let out: AppState = { ...n, queued: null, room: info, you, names: { ...n.names, ...namesFrom(info) } };
@@ -268,9 +173,9 @@ export function reduce(s: AppState, msg: any, clientNow: number): AppState {
       if (!n.room) return n;
       const base = n.game ?? emptyView(n.you?.seat ?? null, n.room.config.hands);
       const game = applyGameMessage(base, msg);
-      const newHand = (msg.events ?? []).some((e: any) => e.t === "hand_start");
+      const newHand = msg.events.some((e) => e.t === "hand_start");
       return {
-        ...n, game, clock: msg.clock ?? n.clock, clockOffset: estimateOffset(n.clockOffset, msg.clock, clientNow),
+        ...n, game, clock: msg.clock, clockOffset: estimateOffset(n.clockOffset, msg.clock, clientNow),
         handResult: newHand ? null : n.handResult,
       };
     }
@@ -301,13 +206,14 @@ export function reduce(s: AppState, msg: any, clientNow: number): AppState {
     case "chat":
       return { ...n, chat: [...n.chat.slice(-49), { from: msg.from, name: msg.name, text: msg.text }], names: { ...n.names, [msg.from]: msg.name } };
     case "tournaments":
-      return Array.isArray(msg.tournaments) ? { ...n, tournaments: msg.tournaments } : n;
+      return { ...n, tournaments: msg.tournaments };
     case "tournament":
-    case "tournament_event": // what just happened (docs/protocol.md "Tournaments")
+      return reduceView(n, msg.tournament);
+    case "tournament_event":
       return reduceTournament(n, msg, clientNow);
     case "table":
       // Your tournament table has opened; its room's snapshot follows.
-      if (typeof msg.room !== "string") return n;
+      if (msg.room === undefined) return n;
       return { ...n, tables: { ...n.tables, [msg.room]: { tournament: msg.tournament, table: msg.table } } };
     case "substituted":
       // The tournament put a can't-win substitute in your seat (forfeit or suspension).
@@ -315,7 +221,7 @@ export function reduce(s: AppState, msg: any, clientNow: number): AppState {
     case "error":
       // A stale answer (somebody claimed first, the window closed) is a harmless race: not shown.
       if (msg.code === "action/stale" || msg.code === "action/not_your_turn") return n;
-      return { ...n, signingIn: false, error: { code: msg.code, message: msg.message ?? "", at: clientNow } };
+      return { ...n, signingIn: false, error: { code: msg.code, message: msg.message, at: clientNow } };
     default:
       return n;
   }

@@ -4,65 +4,12 @@
 
 export type TournamentState = "registering" | "running" | "finished" | "cancelled";
 
-export interface TournamentSummary {
-  id: string;
-  name: string;
-  type: string;
-  state: TournamentState | string;
-  players: number;
-  max_players: number;
-  sessions: number;
-  session: number | null; // the session being played
-  next_start: number | null; // the next session's scheduled start (Unix seconds), if any
-  organiser: string;
-  [k: string]: unknown; // the server may add more (e.g. a scheduled series' fields)
-}
-
-export interface TournamentConfig {
-  name: string;
-  type: string;
-  sessions: number;
-  hands: number;
-  time_limit: number;
-  time_up: "void" | "finish" | string;
-  seating: string;
-  starts: (number | null)[];
-  checkin_before: number;
-  max_players: number;
-  min_players: number;
-  fill_bots: boolean;
-  checkin_required: boolean;
-  turn_time: number;
-  claim_time: number;
-  bank: number;
-  false_win_penalty: boolean;
-  [k: string]: unknown;
-}
-
-export interface SanctionRecord {
-  id: number;
-  kind: string; // warning | points | stop_win | suspend | notice | late | forfeit | offence | false_win
-  player: string | null;
-  session: number | null;
-  table: string | null;
-  hand: number | null; // 1-based
-  points: number;
-  reason: string;
-  by: string; // a referee's id or "system"
-  at: number;
-  public: boolean;
-  offence: string | null;
-  evidence?: FoulEvidence | null; // a false win's hand: the player and the referee only
-  cancelled: { by: string; at: number; reason: string } | null;
-}
-
-/** rooms/records.py foul_evidence: the hand a false win declared. */
-export interface FoulEvidence {
-  tiles: number[];
-  drawn: number | null;
-  melds: { kind: string; tile?: number; concealed?: boolean }[];
-  from_ready: number; // shanten: 0 ready, 1 one tile from ready
-}
+// The wire's shapes (server/wire.py, generated into wire.gen.ts).
+export type {
+  FoulEvidence, SanctionRecord, SeatResult, SessionView, StandingRow, TableView, TeamRow, TournamentConfig,
+  TournamentPlayer, TournamentSummary, TournamentView,
+} from "./wire.gen";
+import type { SanctionRecord, SessionView, TableView, TournamentPlayer, TournamentSummary, TournamentView } from "./wire.gen";
 
 /** R98 第十四条6: 有意诈和 is a declaration two or more tiles from ready. */
 export const INTENT_FROM_READY = 2;
@@ -72,104 +19,6 @@ export const INTENT_FROM_READY = 2;
 export function canRuleIntentional(v: TournamentView, r: SanctionRecord): boolean {
   return isReferee(v) && v.state !== "cancelled" && r.kind === "false_win" && !r.cancelled && !!r.evidence
     && r.evidence.from_ready >= INTENT_FROM_READY && r.player !== null && !v.suspended.includes(r.player);
-}
-
-export interface SeatResult {
-  seat: number;
-  player: string | null;
-  bot: boolean;
-  substituted: string | null; // "forfeit" | "suspended"
-  ranked: boolean;
-  points: number[]; // 盘分 per hand
-  late: number;
-  forfeit: boolean;
-  score: number; // 局分
-  std12: number | null;
-  std: number | null;
-}
-
-export interface HandView {
-  hand: number; // 1-based
-  deltas: number[];
-  void: boolean;
-  winner: number | null;
-  discarder: number | null;
-  self_drawn: boolean;
-  total: number;
-}
-
-export interface TableView {
-  table: string;
-  session: number;
-  number: number;
-  state: "waiting" | "playing" | "finished" | string;
-  started: number | null;
-  time_up: boolean;
-  hands: HandView[];
-  seats: SeatResult[];
-}
-
-export interface SessionView {
-  index: number;
-  scheduled: number | null;
-  start: number | null;
-  ended: number | null;
-  state: "pending" | "running" | "finished" | string;
-  checkin_opens: number | null;
-  byes: string[];
-  tables: TableView[];
-}
-
-export interface StandingRow {
-  place: number;
-  player: string;
-  std12: number;
-  std: number;
-  score: number;
-  sessions: number;
-  by_std: number[];
-  suspended?: boolean; // 停赛: earlier results stand, no more play
-}
-
-export interface TeamRow {
-  place: number;
-  team: string;
-  players: string[];
-  std12: number;
-  std: number;
-  score: number;
-}
-
-export interface TournamentPlayer {
-  id: string;
-  team: string | null;
-  order: number;
-  status: "active" | "suspended" | string;
-  warnings?: number; // 警告 on record (the system's lateness warning included)
-  checked_in: boolean;
-  table: string | null;
-}
-
-export interface TournamentView {
-  id: string;
-  config: TournamentConfig;
-  organiser: string;
-  referee: string | null; // null: nobody (the referee registered to play)
-  referee_offer?: string | null; // named referee, not yet accepted
-  state: TournamentState | string;
-  created: number;
-  cancel_reason: string | null;
-  you: { id: string | null; roles: string[]; registered: boolean };
-  session: number | null;
-  players: TournamentPlayer[];
-  sessions: SessionView[];
-  standings: StandingRow[];
-  teams: TeamRow[];
-  suspended: string[];
-  sanctions: SanctionRecord[];
-  notices: SanctionRecord[];
-  rooms?: Record<string, { room: string; code: string | null }>; // referee and organiser: each table's room (code null once it is gone)
-  names?: Record<string, string>; // player id -> name, if the server sends them
 }
 
 export const SEATINGS = ["random", "standing", "snake", "swiss"] as const;

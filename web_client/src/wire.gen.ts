@@ -53,12 +53,53 @@ export interface PlayerView {
   hand?: number[];
 }
 
-/** A legal action (game/actions.py action_dict); ``tile`` for discards and kongs, ``low`` for a chow. */
-export interface Action {
-  a: "discard" | "win" | "pass" | "chow" | "pung" | "kong" | "concealed_kong" | "added_kong" | "continue";
-  tile?: number;
-  low?: number;
+export interface ActDiscard {
+  a: "discard";
+  tile: number;
   ready?: boolean;
+  seq?: number;
+}
+
+export interface ActWin {
+  a: "win";
+  seq?: number;
+}
+
+export interface ActPass {
+  a: "pass";
+  seq?: number;
+}
+
+export interface ActChow {
+  a: "chow";
+  low: number;
+  seq?: number;
+}
+
+export interface ActPung {
+  a: "pung";
+  seq?: number;
+}
+
+export interface ActKong {
+  a: "kong";
+  seq?: number;
+}
+
+export interface ActConcealedKong {
+  a: "concealed_kong";
+  tile: number;
+  seq?: number;
+}
+
+export interface ActAddedKong {
+  a: "added_kong";
+  tile: number;
+  seq?: number;
+}
+
+export interface ActContinue {
+  a: "continue";
   seq?: number;
 }
 
@@ -332,7 +373,6 @@ export interface Clock {
   banks: number[];
   auto: (string | null)[];
   player?: number;
-  now?: number;
 }
 
 export interface HandRecord {
@@ -341,7 +381,7 @@ export interface HandRecord {
   round: number;
   dealer: number;
   seats: number[];
-  ids: (string | null)[];
+  ids: string[];
   winner: number | null;
   discarder: number | null;
   self_drawn: boolean;
@@ -359,13 +399,13 @@ export interface HandRecord {
 export interface Placing {
   place: number;
   player: number;
-  id: string | null;
+  id: string;
   score: number;
 }
 
 export interface MatchRecord {
   match: number;
-  ids: (string | null)[];
+  ids: string[];
   scores: number[];
   ranking: Placing[];
   hands: HandRecord[];
@@ -374,6 +414,7 @@ export interface MatchRecord {
   actions: any[];
   void: boolean;
   no_win: boolean[];
+  log_format: number;
 }
 
 export interface Records {
@@ -705,6 +746,7 @@ export interface RevealMsg {
   rseq?: number;
   t: "reveal";
   match: number;
+  id: number | null;
   seed: number | string;
   salt: string;
   commitment: string;
@@ -832,6 +874,8 @@ export interface ErrorMsg {
 }
 
 export type Fan = [number | null, string, string, number, number] | [number | null, string, string, number, number, string[]];
+
+export type Action = ActDiscard | ActWin | ActPass | ActChow | ActPung | ActKong | ActConcealedKong | ActAddedKong | ActContinue;
 
 export type GameEvent = EvStart | EvDeal | EvFlower | EvDraw | EvTurn | EvDiscard | EvClaimWindow | EvResponse | EvClaim | EvConcealedKong | EvAddedKong | EvFoul | EvHandEnd | EvHandStart | EvScores | EvReady | EvMatchEnd;
 

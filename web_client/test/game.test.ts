@@ -168,24 +168,24 @@ describe("events", () => {
     let v = DISCARD_VIEW();
     v = applyEvent(v, {
       t: "hand_end", seq: 9, kongs: [[], [], [], []], payments: [0, 0, 0, 0], penalties: [0, 0, 0, 0], win: null,
-      hands: [[1, 2], [3, 4], null, [5]],
+      hands: [[1, 2], [4, 3], [], [5]],
     });
     expect(v.players[1].hand).toEqual([3, 4]);
-    expect(v.players[2].hand).toBeUndefined();
+    expect(v.players[2].hand).toEqual([]);
   });
 });
 
 describe("messages and prompts", () => {
   it("a game message sets the legal actions and the seq they answer", () => {
-    const v = applyGameMessage(DISCARD_VIEW(), { events: [], legal: [{ a: "discard", tile: 30 }, { a: "win" }], seq: 4 });
+    const v = applyGameMessage(DISCARD_VIEW(), { events: [], legal: [{ a: "discard", tile: 30 }, { a: "win" }], to_act: true, seq: 4 });
     expect(v.to_act).toBe(true);
     expect(v.match.seq).toBe(4);
     const o = options(v.legal);
     expect(o.discards.has(30)).toBe(true);
     expect(o.win).toBe(true);
     const hint = { waits: [{ tile: 9, fans: [], total: 16, total_without_flowers: 16, meets_min: true }] };
-    expect(applyGameMessage(v, { events: [], legal: [], hint }).hint).toEqual(hint);
-    expect(applyGameMessage({ ...v, hint }, { events: [] }).hint).toEqual(hint);
+    expect(applyGameMessage(v, { events: [], legal: [], to_act: false, hint }).hint).toEqual(hint);
+    expect(applyGameMessage({ ...v, hint }, { events: [], legal: [], to_act: false }).hint).toEqual(hint);
   });
 
   it("groups a claim prompt's options: each chow, pung, kong, win, pass", () => {

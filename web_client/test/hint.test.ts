@@ -1,8 +1,8 @@
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { Hint, applyEvent, applyGameMessage, emptyView } from "../src/game";
-import { counts, hintFor, isComplete, readyDiscards, visibleCounts, waits } from "../src/hint";
+import { Hint, HintWait, applyEvent, applyGameMessage, emptyView } from "../src/game";
+import { hintFor, readyDiscards, visibleCounts } from "../src/hint";
 import { parseTiles, tileName } from "../src/tiles";
 
 const TOOL = fileURLToPath(new URL("../tools/fixture.py", import.meta.url));
@@ -12,72 +12,59 @@ function serverHint(tiles: string): Hint {
   return JSON.parse(execFileSync(process.env.PYTHON ?? "python3", [TOOL, "hint", tiles]).toString());
 }
 
-const w = (tiles: string, melds: any[] = []) => waits(parseTiles(tiles), melds).map(tileName).join(" ");
-
-describe("waits", () => {
-  it("finds the waits of regular hands", () => {
-    expect(w("123m456m789m11s23s")).toBe("1s 4s");
-    expect(w("1112345678999m")).toBe("1m 2m 3m 4m 5m 6m 7m 8m 9m"); // 九莲宝灯
-    expect(w("123m456m789m123sE")).toBe("E");
-    expect(w("123m456m789m1s", [{ kind: "pung", tile: 27, concealed: false }])).toBe("1s");
-  });
-
-  it("finds seven pairs, thirteen orphans and the knitted forms", () => {
-    expect(w("1122m3344s5566pE")).toBe("E");
-    expect(w("19m19s19pESWNCFP")).toBe("1m 9m 1s 9s 1p 9p E S W N C F P");
-    expect(w("19m19s19pESWNCFF")).toBe("P");
-    expect(w("147m258s369pESWN")).toBe("C F P"); // 全不靠 (and 七星不靠 with all seven honors)
-    expect(w("147m258s369p123p5p")).toBe("5p"); // 组合龙 + a set + a single: waits on the pair
-  });
-
-  it("leaves out a tile the hand already uses four times", () => {
-    expect(w("1111m234m567m789s")).toBe("4m 7m"); // not 1m: all four are in the hand
-    expect(w("123m456m789m1s", [{ kind: "kong", tile: 9, concealed: false }])).toBe("");
-  });
-
-  it("says which shapes are complete", () => {
-    expect(isComplete(counts(parseTiles("123m456m789m11s234s")), 0)).toBe(true);
-    expect(isComplete(counts(parseTiles("123m456m789m11s235s")), 0)).toBe(false);
-    expect(isComplete(counts(parseTiles("11s234s")), 3)).toBe(true);
-  });
-});
-
 describe("the hint on a table", () => {
-  const table = () => {
+  const table = (hint?: Hint) => {
     let v = emptyView(0, 4);
     v = applyEvent(v, { t: "start", dealer: 0, prevalent: 0, wall: 144, seq: 0 });
     v = applyEvent(v, { t: "deal", seat: 0, count: 14, tiles: parseTiles("123m456m789m11s23sN") });
     for (const s of [1, 2, 3]) v = applyEvent(v, { t: "deal", seat: s, count: 13 });
     v = applyEvent(v, { t: "turn", seat: 0, seq: 0 });
-    return v;
+    return hint === undefined ? v : applyGameMessage(v, { events: [], legal: [], to_act: false, hint });
   };
 
-  it("on the own turn: the waits after a discard, with the unseen copies", () => {
-    const v = table();
-    expect(hintFor(v, parseTiles("N")[0])).toEqual([{ tile: 9, unseen: 2 }, { tile: 12, unseen: 4 }]);
-    expect([...readyDiscards(v)].map(tileName)).toEqual(["1s", "N"]);
+  it("on the own turn: the server's waits after a discard, with the unseen copies", () => {
+    const v = table(serverHint("123m456m789m11s23sN"));
+    expect(hintFor(v, parseTiles("N")[0]).map((w) => [w.tile, w.unseen])).toEqual([[9, 2], [12, 4]]);
+    expect([...readyDiscards(v)].map(tileName).sort()).toEqual(["1s", "N"]);
   });
 
   it("after the discard: the waits, less what the table shows", () => {
-    let v = applyEvent(table(), { t: "discard", seat: 0, tile: 30, ready: false });
+    let v = applyGameMessage(table(), {
+      events: [{ t: "discard", seat: 0, tile: 30, ready: false }], legal: [], to_act: false, hint: serverHint("123m456m789m11s23s"),
+    });
     v = applyEvent(v, { t: "draw", seat: 1, source: "wall" });
     v = applyEvent(v, { t: "discard", seat: 1, tile: 12, ready: false }); // a 4s in a pond
-    expect(hintFor(v)).toEqual([{ tile: 9, unseen: 2 }, { tile: 12, unseen: 3 }]);
+    expect(hintFor(v).map((w) => [w.tile, w.unseen])).toEqual([[9, 2], [12, 3]]);
     expect(visibleCounts(v)[30]).toBe(1);
+  });
+
+  it("shows the server's waits and only them, whatever the tiles seem to make", () => {
+    // A wait the client could not find from the shape (1m does not complete these tiles), and a ready
+    // discard it would not mark: the hint shown is the server's, exactly.
+    const wait: HintWait = {
+      tile: 0, fans: [[48, "缺一门", "One Voided Suit", 1, 1]], total: 9, total_without_flowers: 8, meets_min: true,
+    };
+    const v = table({ discards: { "27": [wait] } });
+    expect(hintFor(v, 27)).toEqual([{ tile: 0, unseen: 3, fans: wait.fans, total: 9, meetsMin: true }]);
+    expect([...readyDiscards(v)]).toEqual([27]);
+    // The hand is ready after N and 1s, but the server said nothing of them: nothing is shown.
+    expect(hintFor(v, parseTiles("N")[0])).toEqual([]);
+    // No hint from the server (the switch off): no waits, no marks.
+    expect(hintFor(table(), parseTiles("N")[0])).toEqual([]);
+    expect(readyDiscards(table()).size).toBe(0);
   });
 
   it("shows the server's fans for each wait and whether it reaches the minimum", () => {
     // What game/hints.py sends for this hand (web_client/tools/fixture.py runs it).
-    const h14 = serverHint("123m456m789m11s23sN");
-    let v = applyGameMessage(table(), { events: [], legal: [], hint: h14 });
+    let v = table(serverHint("123m456m789m11s23sN"));
     const afterN = hintFor(v, parseTiles("N")[0]);
     expect(afterN.map((w) => [w.tile, w.total, w.meetsMin])).toEqual([[9, 22, true], [12, 21, true]]);
-    expect(afterN[0].fans!.find((f) => f[0] === 28)).toEqual([28, "清龙", "Pure Straight", 16, 1]);
+    expect(afterN[0].fans.find((f) => f[0] === 28)).toEqual([28, "清龙", "Pure Straight", 16, 1]);
     expect(hintFor(v, parseTiles("1s")[0]).map((w) => [w.tile, w.meetsMin])).toEqual([[30, true]]);
     // After the discard the room sends the waits; a message without a hint keeps the last one.
     const h13 = serverHint("123m456m789m11s23s");
-    v = applyGameMessage(v, { events: [{ t: "discard", seat: 0, tile: 30, ready: false }], legal: [], hint: h13 });
-    v = applyGameMessage(v, { events: [{ t: "draw", seat: 1, source: "wall" }], legal: [] });
+    v = applyGameMessage(v, { events: [{ t: "discard", seat: 0, tile: 30, ready: false }], legal: [], to_act: false, hint: h13 });
+    v = applyGameMessage(v, { events: [{ t: "draw", seat: 1, source: "wall" }], legal: [], to_act: false });
     expect(hintFor(v).map((w) => [w.tile, w.unseen, w.total])).toEqual([[9, 2, 22], [12, 4, 21]]);
     // Below the minimum: said so.
     const low = serverHint("234m567p678s345s5m");
@@ -90,7 +77,7 @@ describe("the hint on a table", () => {
     v = applyEvent(v, { t: "start", dealer: 1, prevalent: 0, wall: 144, seq: 0 });
     v = applyEvent(v, { t: "deal", seat: 0, count: 13, tiles: parseTiles("234m234p678s55m67s") });
     for (const s of [1, 2, 3]) v = applyEvent(v, { t: "deal", seat: s, count: s === 1 ? 14 : 13 });
-    v = applyGameMessage(v, { events: [], legal: [], hint: serverHint("234m234p678s55m67s") });
+    v = applyGameMessage(v, { events: [], legal: [], to_act: false, hint: serverHint("234m234p678s55m67s") });
     const five = hintFor(v).find((w) => tileName(w.tile) === "5s")!;
     expect([five.total, five.meetsMin, five.selfTotal, five.selfMeetsMin]).toEqual([7, false, 9, true]);
   });

@@ -175,7 +175,11 @@ describe("what the viewer may do", () => {
 describe("reducing tournament messages", () => {
   it("keeps the list and every view pushed, with names when the server sends them", () => {
     let s = signedIn();
-    s = reduce(s, { t: "tournaments", tournaments: [{ id: "t1a2b3c4d", name: "Spring cup" }] }, 0);
+    const summary = {
+      id: "t1a2b3c4d", name: "Spring cup", type: "guobiao", state: "registering", players: 2, max_players: 64,
+      sessions: 1, session: null, next_start: null, organiser: "pA",
+    };
+    s = reduce(s, { t: "tournaments", tournaments: [summary] }, 0);
     expect(s.tournaments).toHaveLength(1);
     s = reduce(s, { t: "tournament", tournament: view({ names: { pB: "Bo" } }) }, 0);
     expect(s.tviews.t1a2b3c4d.config.name).toBe("Spring cup");
@@ -186,7 +190,7 @@ describe("reducing tournament messages", () => {
 
   it("banners for public notices and your own sanctions, not for other players' private ones", () => {
     let s = signedIn();
-    const ev = (r: SanctionRecord, event = "sanction") => ({ t: "tournament_event", tournament: "t1a2b3c4d", tseq: 9, event, sanction: r });
+    const ev = (r: SanctionRecord, event = "sanction") => ({ t: "tournament_event" as const, tournament: "t1a2b3c4d", tseq: 9, event, sanction: r });
     s = reduce(s, ev(sanction(1, { player: "pB" })), 5);
     expect(s.notices).toHaveLength(0);
     s = reduce(s, ev(sanction(2)), 6);
@@ -196,7 +200,7 @@ describe("reducing tournament messages", () => {
     expect(s.notices.map((n) => n.kind)).toEqual(["mine", "public"]);
     s = reduce(s, ev(sanction(2, { cancelled: { by: "pR", at: 9, reason: "appeal" } }), "sanction_cancelled"), 9);
     expect(s.notices.map((n) => n.kind)).toEqual(["public", "cancelled"]);
-    s = reduce(s, { t: "tournament_event", tournament: "t1a2b3c4d", event: "cancelled", reason: "too few players" }, 10);
+    s = reduce(s, { t: "tournament_event", tournament: "t1a2b3c4d", tseq: 10, event: "cancelled", reason: "too few players" }, 10);
     expect(s.notices[s.notices.length - 1].kind).toBe("tournament_cancelled");
     expect(s.notices.length).toBeLessThanOrEqual(4);
   });
