@@ -19,7 +19,8 @@ async def test_bot_client_plays_a_whole_match_from_the_protocol_document(server)
     figures = {m[1]: int(m[2]) for m in re.finditer(r"^(\w[\w ]*?)\s{2,}(\d+)$", text, re.M)}
     assert proc.returncode == 0, text + err.decode()
     assert figures["matches"] == 1 and figures["hands"] == 8, text
-    assert figures["wins"] + figures["exhaustive draws"] == 8
+    # the client prints only the figures that are not zero: eight draws (or wins) happen
+    assert figures.get("wins", 0) + figures.get("exhaustive draws", 0) == 8, text
     assert figures["wall checks"] >= 4 and "wall check FAILURES" not in figures, text
     # Eight hands: two rounds, so game seats differ from room seats in the second.
     assert figures["seat checks"] == 4 * 8 and "seat check FAILURES" not in figures, text
