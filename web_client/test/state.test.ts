@@ -19,7 +19,7 @@ const INFO: RoomInfo = {
 const LOBBY_CLOCK: Clock = { decision: null, deadline: null, started: null, free_until: null, banks: [60, 60, 60, 60], auto: [null, null, null, null] };
 
 function signedIn(): AppState {
-  return reduce(initialState(), { t: "welcome", player: "pA", name: "Ann", token: "f".repeat(32), room: null, queued: null }, 0);
+  return reduce(initialState(), { t: "welcome", player: "pA", name: "Ann", token: "f".repeat(32), login: null, room: null, queued: null }, 0);
 }
 
 describe("reducing server messages", () => {
