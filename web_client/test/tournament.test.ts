@@ -9,7 +9,7 @@ import {
 } from "../src/tournament";
 
 function signedIn(player = "pA"): AppState {
-  return reduce(initialState(), { t: "welcome", player, name: "Ann", token: "f".repeat(32), room: null, queued: null }, 0);
+  return reduce(initialState(), { t: "welcome", player, name: "Ann", token: "f".repeat(32), login: null, room: null, queued: null }, 0);
 }
 
 function sanction(id: number, over: Partial<SanctionRecord> = {}): SanctionRecord {
