@@ -46,7 +46,7 @@ class RoomMessages:
         return {
             "t": "snapshot", "room": self.id, "rseq": self.rseq, "info": self.info(True),
             "you": {"id": player_id, "seat": seat, "host": player_id == self.host, "hints": m.hints},
-            "game": game, "clock": self._clock(), "records": self.records(),
+            "game": game, "clock": self._clock(), "records": self._snapshot_records(),
         }
 
     def info(self, member: bool = True) -> dict:
@@ -73,6 +73,13 @@ class RoomMessages:
         if member:
             d["invite"] = self.invite
         return d
+
+    def _snapshot_records(self) -> dict:
+        """The current match only: its hands, and in the lobby after it the match just finished, without
+        its action list (GET /api/matches/<id> replays it). Every finished match made each snapshot
+        bigger; earlier ones come by id through the server's ``history``."""
+        last = self.finished[-1:] if self.phase != PLAYING else []
+        return {"matches": [{k: v for k, v in r.items() if k != "actions"} for r in last], "current": list(self.hands)}
 
     def spectator_ids(self) -> list[str]:
         return [m.id for m in self.members.values() if m.seat is None]

@@ -63,6 +63,7 @@ class Limits:
     chat_rate: float = 0.5
     chat_burst: float = 5.0
     out_queue: int = 512  # messages waiting for a slow client before it is cut off
+    out_bytes: int = 1 << 20  # bytes of messages waiting for a slow client before it is cut off
     write_limit: int = 64 * 1024  # bytes in the socket buffer before send() waits
     signin_timeout: float = 30.0  # to send guest/resume after connecting
     idle_timeout: float = 1800.0  # no frame for this long: closed (clients may send ping)

@@ -3,7 +3,7 @@
 A message goes straight to the socket when nothing is waiting before it and the socket's buffer holds
 at most ``Limits.write_limit`` bytes (a task and a queue per message cost more than the game did). Past
 that, messages wait in a bounded queue that a writer task sends as the client reads; a client that
-lets the queue fill up (``Limits.out_queue`` messages) is cut off (the transport is aborted) rather than
+lets the queue fill up (``Limits.out_queue`` messages or ``Limits.out_bytes`` bytes) is cut off (the transport is aborted) rather than
 buffered without end. The kernel's own send buffer is capped at ``write_limit`` too, so what a client
 that does not read can hold is set by the limits, not by the kernel's buffer sizing (megabytes on
 loopback).
@@ -120,6 +120,8 @@ class Conn:
         self.chat = TokenBucket(limits.chat_rate, limits.chat_burst, now)
         self.refused = 0  # frames refused by the rate limit in a row
         self.queue: deque = deque()  # encoded messages the socket could not take yet (at most out_queue)
+        self.queued = 0  # their bytes (at most out_bytes)
+        self.snapshot: bytes | str | None = None  # a snapshot in the queue, not yet sent (coalesce_snapshot)
         self.corked: list | None = None  # encoded messages held back until uncork()
         self.writer: asyncio.Task | None = None  # sends the queue; runs only while it is not empty
         self.n = 0  # room messages pushed on this connection: 1, 2, 3... (a gap means ask for a snapshot)
@@ -183,11 +185,12 @@ class Conn:
         transport.write(b"".join([frame(data) for data in frames]))
 
     def _enqueue(self, data) -> None:
-        if len(self.queue) >= self.limits.out_queue:
+        if len(self.queue) >= self.limits.out_queue or self.queued + len(data) > self.limits.out_bytes:
             log.info("%r: outgoing queue full, disconnecting", self)
             self.abort("too slow")
             return
         self.queue.append(data)
+        self.queued += len(data)
         if self.writer is None:
             self.writer = asyncio.get_running_loop().create_task(self._write())
 
@@ -208,14 +211,31 @@ class Conn:
         try:
             while self.queue:
                 await self.ws.send(self.queue[0])
-                self.queue.popleft()
+                data = self.queue.popleft()
+                self.queued -= len(data)
+                if data is self.snapshot:
+                    self.snapshot = None
         except asyncio.CancelledError:
             raise
         except Exception:  # the socket is closing; the reader notices and cleans up
-            self.queue.clear()
+            self._drop_queue()
         finally:
             if self.writer is asyncio.current_task():
                 self.writer = None
+
+    def _drop_queue(self) -> None:
+        self.queue.clear()
+        self.queued, self.snapshot = 0, None
+
+    def coalesce_snapshot(self) -> bool:
+        """True when a snapshot sent earlier still waits in the queue: it and the messages queued after
+        it bring the client up to date, so a new one would only add to what the client cannot read."""
+        return self.snapshot is not None
+
+    def queued_snapshot(self) -> None:
+        """Call right after pushing a snapshot: remembers it if it went into the queue."""
+        if self.queue and self.corked is None:
+            self.snapshot = self.queue[-1]
 
     def stop_writer(self) -> None:
         if self.writer is not None:
@@ -228,7 +248,7 @@ class Conn:
         self.closed = True
         self.close_reason = reason
         self.stop_writer()
-        self.queue.clear()
+        self._drop_queue()
         transport = self.ws.transport
         if transport is not None:
             transport.abort()

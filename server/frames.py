@@ -41,7 +41,7 @@ TOO_MANY = "lobby/too_many_tournaments"
 SECRET_FIELDS = frozenset(("password", "new"))  # passwords (server.auth): never logged
 
 # Queue items of rooms and tournaments that a frame put there: (kind, player, conn, req, ...).
-ASKED = frozenset(("cmd", "handled", "snapshot", "chat", "follow"))
+ASKED = frozenset(("cmd", "handled", "snapshot", "history", "chat", "follow"))
 
 
 class Frames:
@@ -217,6 +217,10 @@ class Frames:
             if not isinstance(task, RoomTask):
                 raise ProtocolError(NOT_IN_ROOM, "you are not in a room")
             task.put(("snapshot", pid, conn, req))
+        elif t == "history":
+            if not isinstance(task, RoomTask):
+                raise ProtocolError(NOT_IN_ROOM, "you are not in a room")
+            task.put(("history", pid, conn, req, max(0, msg.get("page", 0))))
         elif t == "chat":
             try:
                 text = policy.clean(msg["text"], CHAT_MAX, "a chat line")  # rooms/text.py

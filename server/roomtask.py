@@ -39,6 +39,7 @@ if TYPE_CHECKING:  # pragma: no cover
 log = logging.getLogger("guobiao.room")
 
 CHAT_MAX = 200  # characters
+HISTORY_PAGE = 10  # finished matches per ``history`` page
 
 
 # Log entries that cannot change a room's seats, spectators, phase or config: plays during a match
@@ -301,6 +302,10 @@ class RoomTask:
                 if conn is not None:
                     self.send_snapshot(pid, conn, None)
             return
+        if kind == "history":
+            _, pid, conn, req, page = item
+            self.app.reply(conn, req, self.history(page))
+            return
         if kind == "chat":
             _, pid, conn, req, text = item
             self.chat(pid, conn, req, text)
@@ -478,6 +483,9 @@ class RoomTask:
         }
 
     def send_snapshot(self, pid: str, conn: Conn, req) -> None:
+        if req is not None and conn.coalesce_snapshot() and conn.snapshot_due != self.id:
+            self.app.reply(conn, req, {"t": "ok"})  # the snapshot still queued, and what follows it, will do
+            return
         snap = dict(self.room.snapshot(pid))
         snap["info"] = self._named(snap["info"])
         g = snap.get("game")
@@ -490,8 +498,20 @@ class RoomTask:
             conn.snapshot_due = None
         if req is not None:
             self.app.reply(conn, req, snap)
+            conn.queued_snapshot()
         else:
             conn.push(snap)
+
+    def history(self, page: int) -> dict:
+        """The room's finished matches, newest first, HISTORY_PAGE a page: what the snapshot no longer
+        carries. A whole match (hands, actions, replay) is GET /api/matches/<id>."""
+        done = self.room.finished
+        pages = max(1, -(-len(done) // HISTORY_PAGE))
+        end = len(done) - page * HISTORY_PAGE
+        chosen = done[max(0, end - HISTORY_PAGE):max(0, end)][::-1]
+        return {"t": "history", "room": self.id, "page": page, "pages": pages, "matches": [
+            {"match": r["match"], "id": self.matches.get(r["match"], {}).get("id"), "ids": r["ids"],
+             "scores": r["scores"], "ranking": r["ranking"], "void": r["void"]} for r in chosen]}
 
     def chat(self, pid: str, conn: Conn, req, text) -> None:
         if pid not in self.members:

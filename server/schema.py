@@ -9,7 +9,7 @@ commands where the tournament does (rooms.tournament.tournament.COMMAND_FIELDS);
 from __future__ import annotations
 
 from rooms.commands import FIELDS as ROOM_FIELDS
-from rooms.fields import BOOL, MAP, NUMBER, TEXT, opt, problem, req
+from rooms.fields import BOOL, INT, MAP, NUMBER, TEXT, opt, problem, req
 from rooms.tournament.tournament import COMMAND_FIELDS as TOURNAMENT_FIELDS
 from server.codec import BAD_FIELD, ProtocolError
 
@@ -26,6 +26,7 @@ LOBBY_FIELDS = {
     "quick": {"type": opt(TEXT), "bots": opt(BOOL), "wait": opt(NUMBER)},
     "quick_cancel": {},
     "snapshot": {},
+    "history": {"page": opt(INT)},
     "chat": {"text": req(TEXT)},
     "tournaments": {},
     "tournament": {"tournament": req(TEXT)},

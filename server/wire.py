@@ -422,15 +422,24 @@ class MatchRecord(TypedDict):
     hands: list[HandRecord]
     seed: Any
     rules: dict[str, Any]
-    actions: list[Any]
+    actions: NotRequired[list[Any]]  # not in a snapshot's records (GET /api/matches/<id> has them)
     void: bool
     no_win: list[bool]
     log_format: int  # how to read ``actions`` (game.match.replay_step)
 
 
 class Records(TypedDict):
-    matches: list[MatchRecord]
+    matches: list[MatchRecord]  # the match just finished (in the lobby after it), else none
     current: list[HandRecord]
+
+
+class MatchSummary(TypedDict):
+    match: int  # the room's match number
+    id: int | None  # GET /api/matches/<id>
+    ids: list[str | None]
+    scores: list[int]
+    ranking: list[Placing]
+    void: bool
 
 
 class You(TypedDict):
@@ -779,6 +788,14 @@ class PongMsg(Envelope):
     t: Literal["pong"]
 
 
+class HistoryMsg(Envelope):
+    t: Literal["history"]
+    room: str
+    matches: list[MatchSummary]  # newest first
+    page: int
+    pages: int
+
+
 class ErrorMsg(Envelope):
     t: Literal["error"]
     code: str
@@ -787,8 +804,8 @@ class ErrorMsg(Envelope):
 
 MESSAGES = (WelcomeMsg, RoomsMsg, QueuedMsg, SnapshotMsg, RoomMsg, GameMsg, HandResultMsg, MatchResultMsg,
     CommitmentMsg, RevealMsg, KickedMsg, LeftMsg, ClosedMsg, ReplacedMsg, ChatMsg, TournamentsMsg,
-    TournamentMsg, TournamentEventMsg, TableMsg, SubstitutedMsg, OkMsg, PongMsg, ErrorMsg,
+    TournamentMsg, TournamentEventMsg, TableMsg, SubstitutedMsg, OkMsg, PongMsg, HistoryMsg, ErrorMsg,
     AccountMsg, SessionsMsg, DeletedMsg)
 ServerMessage = Union[WelcomeMsg, AccountMsg, SessionsMsg, DeletedMsg, RoomsMsg, QueuedMsg, SnapshotMsg, RoomMsg, GameMsg, HandResultMsg,
     MatchResultMsg, CommitmentMsg, RevealMsg, KickedMsg, LeftMsg, ClosedMsg, ReplacedMsg, ChatMsg,
-    TournamentsMsg, TournamentMsg, TournamentEventMsg, TableMsg, SubstitutedMsg, OkMsg, PongMsg, ErrorMsg]
+    TournamentsMsg, TournamentMsg, TournamentEventMsg, TableMsg, SubstitutedMsg, OkMsg, PongMsg, HistoryMsg, ErrorMsg]

@@ -411,7 +411,7 @@ export interface MatchRecord {
   hands: HandRecord[];
   seed: any;
   rules: Record<string, any>;
-  actions: any[];
+  actions?: any[];
   void: boolean;
   no_win: boolean[];
   log_format: number;
@@ -420,6 +420,15 @@ export interface MatchRecord {
 export interface Records {
   matches: MatchRecord[];
   current: HandRecord[];
+}
+
+export interface MatchSummary {
+  match: number;
+  id: number | null;
+  ids: (string | null)[];
+  scores: number[];
+  ranking: Placing[];
+  void: boolean;
 }
 
 export interface You {
@@ -863,6 +872,17 @@ export interface PongMsg {
   t: "pong";
 }
 
+export interface HistoryMsg {
+  re?: number;
+  n?: number;
+  room: string;
+  rseq?: number;
+  t: "history";
+  matches: MatchSummary[];
+  page: number;
+  pages: number;
+}
+
 export interface ErrorMsg {
   re?: number;
   n?: number;
@@ -879,7 +899,7 @@ export type Action = ActDiscard | ActWin | ActPass | ActChow | ActPung | ActKong
 
 export type GameEvent = EvStart | EvDeal | EvFlower | EvDraw | EvTurn | EvDiscard | EvClaimWindow | EvResponse | EvClaim | EvConcealedKong | EvAddedKong | EvFoul | EvHandEnd | EvHandStart | EvScores | EvReady | EvMatchEnd;
 
-export type ServerMessage = WelcomeMsg | AccountMsg | SessionsMsg | DeletedMsg | RoomsMsg | QueuedMsg | SnapshotMsg | RoomMsg | GameMsg | HandResultMsg | MatchResultMsg | CommitmentMsg | RevealMsg | KickedMsg | LeftMsg | ClosedMsg | ReplacedMsg | ChatMsg | TournamentsMsg | TournamentMsg | TournamentEventMsg | TableMsg | SubstitutedMsg | OkMsg | PongMsg | ErrorMsg;
+export type ServerMessage = WelcomeMsg | AccountMsg | SessionsMsg | DeletedMsg | RoomsMsg | QueuedMsg | SnapshotMsg | RoomMsg | GameMsg | HandResultMsg | MatchResultMsg | CommitmentMsg | RevealMsg | KickedMsg | LeftMsg | ClosedMsg | ReplacedMsg | ChatMsg | TournamentsMsg | TournamentMsg | TournamentEventMsg | TableMsg | SubstitutedMsg | OkMsg | PongMsg | HistoryMsg | ErrorMsg;
 
 // Commands (server/schema.py COMMANDS): what a client may send.
 
@@ -949,6 +969,12 @@ export interface QuickCancelCommand {
 export interface SnapshotCommand {
   t: "snapshot";
   id?: number;
+}
+
+export interface HistoryCommand {
+  t: "history";
+  id?: number;
+  page?: number;
 }
 
 export interface ChatCommand {
@@ -1105,6 +1131,7 @@ export type Command =
   | QuickCommand
   | QuickCancelCommand
   | SnapshotCommand
+  | HistoryCommand
   | ChatCommand
   | TournamentsCommand
   | TournamentCommand
