@@ -75,7 +75,7 @@ def clean_login(login) -> str:
             raise ValueError(f"a login name may not contain {ch!r}: letters, digits and _.- only")
     if login[0] in _LOGIN_PUNCT:
         raise ValueError("a login name starts with a letter or a digit")
-    return login
+    return policy.name(login, LOGIN_MAX, "a login name")  # the text policy too: no blank-looking letters
 
 
 def clean_password(password) -> str:

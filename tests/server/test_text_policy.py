@@ -74,3 +74,10 @@ async def test_duplicate_display_names_are_disambiguated_on_screen(server):
     shown = v["names"]
     assert {look(x) for x in shown.values()} == {"ann", "ann #2", "ann #3"}  # one plain, the others numbered
     assert shown[a3.player].startswith("ＡＮＮ") and shown[a2.player].startswith("Ann")
+
+
+async def test_login_names_follow_the_text_policy(server):
+    c = await server.client(name="Claimer")
+    for bad in ("\u3164\u3164\u3164", "ann\u3164", "a\u3164b"):
+        r = await c.request({"t": "claim", "login": bad, "password": "correct horse battery"})
+        assert r.get("code") == "auth/bad_login", (bad, r)
