@@ -12,6 +12,7 @@ from game.tiles import Tile
 __all__ = ["CHOW", "PUNG", "KONG", "MeldRec", "ClaimWindow", "WinRecord", "HandResult", "fan_lists"]
 
 DISCARD_CLAIM, ROB_CLAIM = "discard", "rob"
+_OTHERS = tuple(tuple(s for s in range(4) if s != d) for d in range(4))  # the seats a window asks
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +65,8 @@ class ClaimWindow:
 
     @property
     def waiting(self) -> tuple[int, ...]:
-        return tuple(s for s in range(4) if s != self.seat and self.responses[s] is None)
+        r = self.responses
+        return tuple(s for s in _OTHERS[self.seat] if r[s] is None)
 
 
 @dataclass(frozen=True, slots=True)

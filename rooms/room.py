@@ -580,7 +580,8 @@ class Room(RoomMessages):
             # docs/rooms.md "Claim windows never tell": every automatic answer comes at the same moment,
             # whatever the seat could claim; the window closes on the last answer.
             auto = cfg.claim_time if not cfg.claim_early_close else max(cfg.bot_delay, cfg.claim_min)
-            for p in gm.pending(m):
+            seats = m.seats()
+            for p in [seats[s] for s in m.hand.claim.waiting]:
                 if self._automatic(p):
                     out.append((self.turn_started + auto, p, lambda p=p: self._auto_entry(p)))
                 out.append((self.turn_started + cfg.claim_time, 4 + p, lambda p=p: self._auto_entry(p, "timeout")))
