@@ -25,10 +25,11 @@ export interface Route {
   watch?: string;
   replay?: string;
   tournament?: string;
+  account?: boolean;
 }
 
 /** The part of the address after # says what to open: #join=CODE, #watch=CODE or room id, #replay=ID,
- * #tournament=ID. */
+ * #tournament=ID, #account (your account: sign-in, sessions, privacy). */
 export function parseRoute(hash: string): Route {
   const out: Route = {};
   const params = new URLSearchParams(hash.replace(/^#/, ""));
@@ -36,6 +37,7 @@ export function parseRoute(hash: string): Route {
     const v = params.get(k);
     if (v) out[k] = v;
   }
+  if (params.has("account")) out.account = true;
   return out;
 }
 
@@ -372,6 +374,29 @@ export class App {
     this.storage.setItem(KEY_PREFS, JSON.stringify(this.prefs));
     this.set({ ...this.state, signingIn: true });
     this.send({ t: "guest", name });
+  }
+
+  /** Sign in with a claimed account's login name and password (a new session on this device). */
+  logIn(login: string, password: string): void {
+    this.storage.removeItem(KEY_TOKEN);
+    this.set({ ...this.state, signingIn: true });
+    this.send({ t: "login", login: login.trim(), password });
+  }
+
+  /** An account command (docs/protocol.md "Accounts"): the reply, errors included, for the form that
+   * asked to show (not the toast). A deleted account forgets its token and name here. */
+  async account(msg: Msg): Promise<Msg> {
+    const reply = this.conn.request(msg);
+    this.silent.add(this.conn.lastId());
+    const r = await reply;
+    if (r.t === "deleted") {
+      this.storage.removeItem(KEY_TOKEN);
+      this.prefs = { ...this.prefs, name: "" };
+      this.storage.setItem(KEY_PREFS, JSON.stringify(this.prefs));
+      this.navigate("");
+      this.set({ ...initialState(), status: this.state.status });
+    }
+    return r;
   }
 
   /** A different name is a different guest account: forget the token and sign in again. */

@@ -13,7 +13,7 @@ export type { Clock, HandRecord, MatchRecord, RoomConfig, RoomInfo, RoomSummary,
 
 export interface AppState {
   status: Status;
-  me: { player: string; name: string; token: string } | null;
+  me: { player: string; name: string; token: string; login: string | null } | null;
   signingIn: boolean;
   queued: string | null;
   rooms: RoomSummary[];
@@ -129,9 +129,11 @@ export function reduce(s: AppState, msg: ServerMessage, clientNow: number): AppS
     n = { ...n, lastN: msg.n, needSnapshot: n.needSnapshot || gap };
   }
   switch (msg.t) {
+    case "account":
+      return n.me && msg.player === n.me.player ? { ...n, me: { ...n.me, login: msg.login ?? null } } : n;
     case "welcome":
       return {
-        ...n, me: { player: msg.player, name: msg.name, token: msg.token }, signingIn: false,
+        ...n, me: { player: msg.player, name: msg.name, token: msg.token, login: msg.login ?? null }, signingIn: false,
         queued: msg.queued,
         names: { ...n.names, [msg.player]: msg.name },
         ...(msg.room ? {} : { room: null, you: null, game: null, clock: null }),

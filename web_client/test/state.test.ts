@@ -23,9 +23,16 @@ function signedIn(): AppState {
 }
 
 describe("reducing server messages", () => {
+  it("a claimed account's login reaches me; another player's account message does not", () => {
+    let s = reduce(signedIn(), { t: "account", player: "pB", name: "Bo", login: "bo", hide_history: false }, 0);
+    expect(s.me!.login).toBe(null);
+    s = reduce(s, { t: "account", player: "pA", name: "Ann", login: "ann.lee", hide_history: false }, 0);
+    expect(s.me!.login).toBe("ann.lee");
+  });
+
   it("welcome, then a room's snapshot and messages", () => {
     let s = signedIn();
-    expect(s.me).toEqual({ player: "pA", name: "Ann", token: "f".repeat(32) });
+    expect(s.me).toEqual({ player: "pA", name: "Ann", token: "f".repeat(32), login: null });
     expect(s.names.pA).toBe("Ann");
     s = reduce(s, { t: "snapshot", room: INFO.id, rseq: 1, n: 1, info: INFO, you: { id: "pA", seat: 0, host: true, hints: true }, game: null, clock: LOBBY_CLOCK, records: { matches: [], current: [] } }, 0);
     expect(s.room!.invite).toBe("ABCD2345");

@@ -36,6 +36,36 @@ export function NameForm({ s }: { s: AppState }) {
   );
 }
 
+/** The first screen's other way in: a claimed account's login name and password. */
+export function LoginForm({ s }: { s: AppState }) {
+  const app = useApp();
+  const [login, setLogin] = useState("");
+  const [password, setPassword] = useState("");
+  const busy = s.signingIn || s.status !== "open";
+  return (
+    <form
+      class="card login-form"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (login.trim() && password) app.logIn(login, password);
+      }}
+    >
+      <p class="muted">{t("haveAccount")}</p>
+      <label>
+        {t("loginName")}
+        <input name="login" value={login} maxLength={32} autoComplete="username"
+          onInput={(e) => setLogin((e.target as HTMLInputElement).value)} />
+      </label>
+      <label>
+        {t("password")}
+        <input name="password" type="password" value={password} maxLength={128} autoComplete="current-password"
+          onInput={(e) => setPassword((e.target as HTMLInputElement).value)} />
+      </label>
+      <button type="submit" disabled={busy || !login.trim() || !password}>{t("signIn")}</button>
+    </form>
+  );
+}
+
 export function Lobby({ s }: { s: AppState }) {
   const app = useApp();
   useEffect(() => {

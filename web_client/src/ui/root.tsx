@@ -3,7 +3,8 @@ import { parseRoute } from "../app";
 import { errorText, t } from "../i18n";
 import type { AppState } from "../state";
 import { useApp, useAppState } from "./common";
-import { Lobby, NameForm, RoomLobby } from "./lobby";
+import { AccountPage } from "./account";
+import { Lobby, LoginForm, NameForm, RoomLobby } from "./lobby";
 import { Replay } from "./replay";
 import { Table } from "./table";
 import { NoticeBanners, TableWaiting, TournamentPage } from "./tournament";
@@ -36,7 +37,7 @@ function Header({ s }: { s: AppState }) {
       <button type="button" class="lang" data-testid="lang" onClick={() => app.setPrefs({ lang: app.prefs.lang === "zh" ? "en" : "zh" })}>
         {t("language")}
       </button>
-      {s.me ? <span class="me" title={s.me.player}>{s.me.name}</span> : null}
+      {s.me ? <a class="me" href="#account" title={`${t("account")} · ${s.me.player}`} data-testid="me">{s.me.name}</a> : null}
     </header>
   );
 }
@@ -112,7 +113,8 @@ export function Root() {
   });
   let body;
   if (route.replay) body = <Replay id={route.replay} s={s} />;
-  else if (!s.me) body = app.token && s.status !== "stopped" && !s.error ? <p class="muted center-text">{t("connecting")}</p> : <NameForm s={s} />;
+  else if (!s.me) body = app.token && s.status !== "stopped" && !s.error ? <p class="muted center-text">{t("connecting")}</p> : <><NameForm s={s} /><LoginForm s={s} /></>;
+  else if (route.account) body = <AccountPage s={s} />;
   else if (route.tournament) body = <TournamentPage id={route.tournament} s={s} />;
   else if (!s.room) body = <Lobby s={s} />;
   else if (s.game && (s.room.phase === "playing" || s.matchResult)) body = <Table s={s} />;
