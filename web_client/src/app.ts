@@ -385,7 +385,7 @@ export class App {
 
   /** An account command (docs/protocol.md "Accounts"): the reply, errors included, for the form that
    * asked to show (not the toast). A deleted account forgets its token and name here. */
-  async account(msg: Msg): Promise<Msg> {
+  async account(msg: Command): Promise<Msg> {
     const reply = this.conn.request(msg);
     this.silent.add(this.conn.lastId());
     const r = await reply;

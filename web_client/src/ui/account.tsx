@@ -5,16 +5,8 @@ import { useEffect, useState } from "preact/hooks";
 import { errorText, lang, t } from "../i18n";
 import type { Msg } from "../net";
 import type { AppState } from "../state";
+import type { AccountMsg, SessionRow } from "../wire.gen";
 import { useApp } from "./common";
-
-interface Session {
-  session: string;
-  created: number;
-  last_seen: number;
-  user_agent: string | null;
-  address: string | null;
-  current: boolean;
-}
 
 function when(s: number): string {
   return new Date(s * 1000).toLocaleString(lang() === "zh" ? "zh-CN" : "en", { dateStyle: "short", timeStyle: "short" });
@@ -36,8 +28,8 @@ function Problem({ r }: { r: Msg | null }) {
 export function AccountPage({ s }: { s: AppState }) {
   const app = useApp();
   const me = s.me!;
-  const [info, setInfo] = useState<Msg | null>(null);
-  const [sessions, setSessions] = useState<Session[]>([]);
+  const [info, setInfo] = useState<AccountMsg | null>(null);
+  const [sessions, setSessions] = useState<SessionRow[]>([]);
   const [result, setResult] = useState<Record<string, Msg | null>>({});
   const [confirming, setConfirming] = useState(false);
   const done = (key: string, r: Msg) => {
