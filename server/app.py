@@ -1,7 +1,9 @@
 """The Guobiao server: websocket connections, accounts, the lobby, and one task per room.
 
-A frame is decoded (server.codec) or answered with a documented error; lobby commands are handled
-here; room commands go onto their room's queue (server.roomtask), whose task is the room's only caller.
+``App`` holds the server's state and its life cycle; its parts are mixins, one concern each: frames in
+and replies out (server.frames), sign-in and accounts (server.auth), the lobby and quick match
+(server.lobby). Room commands go onto their room's queue (server.roomtask), whose task is the room's
+only caller.
 """
 
 from __future__ import annotations
@@ -20,7 +22,6 @@ from game.actions import from_dict
 from game.match import replay_hands
 from game.rules import Rules
 from rooms.config import RoomConfig
-from rooms.invite import new_code
 from rooms.quickmatch import QuickMatch
 from rooms.records import json_seed
 from rooms.room import Room
@@ -34,11 +35,11 @@ from server.auth import Auth, AuthState
 from server.codec import BAD_FIELD, ProtocolError
 from server.conn import Conn, IdleTimer
 from server.http import make_process_request, parse_id
-from server.quotas import Book, Quotas, check_timers, conn_address
+from server.lobby import Lobby
+from server.quotas import Book, Quotas, conn_address
 from server.quotas import address_of as _address, is_loopback as _is_loopback
-from server.frames import (IN_ROOM, NO_ROOM, NO_TOURNAMENT, NOT_QUEUED,
-                           QUEUED, TOO_MANY, Frames)
-from server.roomtask import RoomTask, next_item, storage_changed
+from server.frames import NO_ROOM, NO_TOURNAMENT, TOO_MANY, Frames
+from server.roomtask import RoomTask, storage_changed
 from server.store import Store
 from server.tournaments import TournamentTask
 from server.wsconn import MessageConnection
@@ -47,7 +48,6 @@ log = logging.getLogger("guobiao.server")
 
 SERVER = "server"  # the organiser and referee of the scheduled events the server runs itself
 CLOSE_IDLE = 4002
-PENDING = object()  # where[player] while a room for them is being created
 REPLAY_CACHE = 16  # finished matches' replay files (and closed tournaments' views) kept, most recently served
 
 
@@ -102,7 +102,7 @@ class Settings:
         {"name": "十分钟赛 10-minute event", "every": 600, "hands": 4, "min_players": 2}])
 
 
-class App(Auth, Frames):
+class App(Auth, Frames, Lobby):
     def __init__(self, store: Store, settings: Settings | None = None):
         self.store = store
         store.on_fault = lambda fault: storage_changed(self, fault)  # rooms pause and resume
@@ -114,7 +114,7 @@ class App(Auth, Frames):
         self.conns: dict[str, Conn] = {}
         self.rooms: dict[str, RoomTask] = {}
         self.by_invite: dict[str, RoomTask] = {}
-        self.where: dict[str, object] = {}  # player -> RoomTask (or PENDING)
+        self.where: dict[str, object] = {}  # player -> RoomTask (or server.lobby.PENDING)
         self.quick = QuickMatch()
         self.quick_queue: asyncio.Queue = asyncio.Queue()
         self.bots = self.settings.bot_policies  # None: the rooms' own bot modules
@@ -308,96 +308,6 @@ class App(Auth, Frames):
         task = self.where.get(pid)
         if isinstance(task, RoomTask):
             task.put(("disconnect", pid))
-
-    # -- rooms ---------------------------------------------------------------------------------
-
-    async def create(self, conn: Conn, msg: dict, req: tuple) -> None:
-        pid = conn.player
-        self._not_busy(pid)
-        cfg = msg.get("config", {})
-        if not isinstance(cfg, dict):
-            raise ProtocolError(BAD_FIELD, "config: a map of room settings")
-        check_timers(cfg, self.settings.quotas.timer_minimums)
-        config = RoomConfig.from_dict(cfg)  # RoomError room/bad_config
-        self.book.room_create(pid, conn_address(conn), self.loop.time())
-        self.where[pid] = PENDING
-        try:
-            task = await self.new_room(config, pid)
-        finally:
-            if self.where.get(pid) is PENDING:
-                del self.where[pid]
-        self.book.room_opened(task.id, pid, conn_address(conn))
-        self.where[pid] = task
-        if self.conns.get(pid) is not conn:  # gone while the room was made: its grace period starts
-            task.put(("disconnect", pid))
-            return
-        task.send_snapshot(pid, conn, req)
-
-    async def new_room(self, config: RoomConfig, host: str, players: list | None = None, bots: int = 0) -> RoomTask:
-        room_id, invite, secret = self._room_keys()
-        room = Room.create(room_id, config, host, invite, secret, self.now(), players=players, bots=bots,
-                           bot_policies=self.bots)
-        db_id = await self.store.add_room(room_id, config.to_dict(), host, [])
-        task = RoomTask(self, db_id, room, secret, 0)
-        await task.commit([])
-        self._register(task)
-        return task
-
-    def _room_keys(self) -> tuple[str, str, bytes]:
-        """A new room's id and invite code (unused ones) and its secret."""
-        while True:
-            room_id = "r" + secrets.token_hex(4)
-            invite = new_code(secrets.token_bytes(16))
-            if room_id not in self.rooms and invite not in self.by_invite:
-                return room_id, invite, secrets.token_bytes(32)
-
-    async def quick_loop(self) -> None:
-        """The quick-match queue's only caller."""
-        while True:
-            item = await next_item(self.quick_queue, self.quick.next_deadline(), self.now())
-            placements = []
-            try:
-                if item[0] == "quick":
-                    _, pid, conn, req, room_type, wait = item
-                    if self.quick.queued(pid) or pid in self.where:
-                        self.reply(conn, req, codec.error(QUEUED if self.quick.queued(pid) else IN_ROOM,
-                                                          "already queued or in a room"))
-                        continue
-                    placements = self.quick.enqueue(pid, room_type, wait, self.now())
-                    self.reply(conn, req, {"t": "queued", "type": room_type, "wait": wait})
-                elif item[0] == "cancel":
-                    _, pid, conn, req = item
-                    cancelled = self.quick.cancel(pid)
-                    if conn is not None:  # None: the player went away
-                        self.reply(conn, req, {"t": "ok"} if cancelled else
-                                   codec.error(NOT_QUEUED, "you are not queued"))
-                else:
-                    placements = self.quick.tick(self.now())
-                for p in placements:
-                    await self.place(p)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("quick match")
-
-    async def place(self, p) -> None:
-        for pid in p.players:
-            self.where[pid] = PENDING
-        try:
-            config = RoomConfig(type=p.type, **self.settings.quick_config)
-            task = await self.new_room(config, p.players[0], list(p.players), p.bots)
-        except BaseException:
-            for pid in p.players:
-                if self.where.get(pid) is PENDING:
-                    del self.where[pid]
-            raise
-        for pid in p.players:
-            self.where[pid] = task
-            conn = self.conns.get(pid)
-            if conn is None:  # went away while the room was being made: the grace period starts
-                task.put(("disconnect", pid))
-            else:
-                task.put(("snapshot", pid, conn, (conn.encoding, None)))
 
     # -- tournaments ---------------------------------------------------------------------------
 

@@ -1,0 +1,115 @@
+"""The lobby: rooms made on request (``create``) and the quick-match queue's task, which seats queued
+players together and fills tables with bots. A mixin of ``server.app.App``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+
+from rooms.config import RoomConfig
+from rooms.invite import new_code
+from rooms.room import Room
+from server import codec
+from server.codec import BAD_FIELD, ProtocolError
+from server.conn import Conn
+from server.frames import IN_ROOM, NOT_QUEUED, QUEUED
+from server.quotas import check_timers, conn_address
+from server.roomtask import RoomTask, next_item
+
+log = logging.getLogger("guobiao.server")
+
+PENDING = object()  # where[player] while a room for them is being created
+
+
+class Lobby:
+    """Mixin of ``server.app.App``: rooms made on request and by the quick-match queue."""
+
+    async def create(self, conn: Conn, msg: dict, req: tuple) -> None:
+        pid = conn.player
+        self._not_busy(pid)
+        cfg = msg.get("config", {})
+        if not isinstance(cfg, dict):
+            raise ProtocolError(BAD_FIELD, "config: a map of room settings")
+        check_timers(cfg, self.settings.quotas.timer_minimums)
+        config = RoomConfig.from_dict(cfg)  # RoomError room/bad_config
+        self.book.room_create(pid, conn_address(conn), self.loop.time())
+        self.where[pid] = PENDING
+        try:
+            task = await self.new_room(config, pid)
+        finally:
+            if self.where.get(pid) is PENDING:
+                del self.where[pid]
+        self.book.room_opened(task.id, pid, conn_address(conn))
+        self.where[pid] = task
+        if self.conns.get(pid) is not conn:  # gone while the room was made: its grace period starts
+            task.put(("disconnect", pid))
+            return
+        task.send_snapshot(pid, conn, req)
+
+    async def new_room(self, config: RoomConfig, host: str, players: list | None = None, bots: int = 0) -> RoomTask:
+        room_id, invite, secret = self._room_keys()
+        room = Room.create(room_id, config, host, invite, secret, self.now(), players=players, bots=bots,
+                           bot_policies=self.bots)
+        db_id = await self.store.add_room(room_id, config.to_dict(), host, [])
+        task = RoomTask(self, db_id, room, secret, 0)
+        await task.commit([])
+        self._register(task)
+        return task
+
+    def _room_keys(self) -> tuple[str, str, bytes]:
+        """A new room's id and invite code (unused ones) and its secret."""
+        while True:
+            room_id = "r" + secrets.token_hex(4)
+            invite = new_code(secrets.token_bytes(16))
+            if room_id not in self.rooms and invite not in self.by_invite:
+                return room_id, invite, secrets.token_bytes(32)
+
+    async def quick_loop(self) -> None:
+        """The quick-match queue's only caller."""
+        while True:
+            item = await next_item(self.quick_queue, self.quick.next_deadline(), self.now())
+            placements = []
+            try:
+                if item[0] == "quick":
+                    _, pid, conn, req, room_type, wait = item
+                    if self.quick.queued(pid) or pid in self.where:
+                        self.reply(conn, req, codec.error(QUEUED if self.quick.queued(pid) else IN_ROOM,
+                                                          "already queued or in a room"))
+                        continue
+                    placements = self.quick.enqueue(pid, room_type, wait, self.now())
+                    self.reply(conn, req, {"t": "queued", "type": room_type, "wait": wait})
+                elif item[0] == "cancel":
+                    _, pid, conn, req = item
+                    cancelled = self.quick.cancel(pid)
+                    if conn is not None:  # None: the player went away
+                        self.reply(conn, req, {"t": "ok"} if cancelled else
+                                   codec.error(NOT_QUEUED, "you are not queued"))
+                else:
+                    placements = self.quick.tick(self.now())
+                for p in placements:
+                    await self.place(p)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("quick match")
+
+    async def place(self, p) -> None:
+        for pid in p.players:
+            self.where[pid] = PENDING
+        try:
+            config = RoomConfig(type=p.type, **self.settings.quick_config)
+            task = await self.new_room(config, p.players[0], list(p.players), p.bots)
+        except BaseException:
+            for pid in p.players:
+                if self.where.get(pid) is PENDING:
+                    del self.where[pid]
+            raise
+        for pid in p.players:
+            self.where[pid] = task
+            conn = self.conns.get(pid)
+            if conn is None:  # went away while the room was being made: the grace period starts
+                task.put(("disconnect", pid))
+            else:
+                task.put(("snapshot", pid, conn, (conn.encoding, None)))
