@@ -2,43 +2,40 @@
 
 ``App`` holds the server's state and its life cycle; its parts are mixins, one concern each: frames in
 and replies out (server.frames), sign-in and accounts (server.auth), the lobby and quick match
-(server.lobby). Room commands go onto their room's queue (server.roomtask), whose task is the room's
-only caller.
+(server.lobby), tournaments and scheduled events (server.events). Room commands go onto their room's
+queue (server.roomtask), whose task is the room's only caller.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import secrets
 import signal
 import time
 from collections import Counter, OrderedDict
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from websockets.asyncio.server import serve
 
 from game.actions import from_dict
 from game.match import replay_hands
 from game.rules import Rules
-from rooms.config import RoomConfig
 from rooms.quickmatch import QuickMatch
 from rooms.records import json_seed
 from rooms.room import Room
 from rooms.text import disambiguate
-from rooms.tournament.config import TournamentConfig
-from rooms.tournament.series import Series
 from rooms.tournament.tournament import Tournament
 from server import codec, gctune
 from server.attempts import AttemptLimits
 from server.auth import Auth, AuthState
-from server.codec import BAD_FIELD, ProtocolError
+from server.codec import ProtocolError
 from server.conn import Conn, IdleTimer
+from server.events import Events
 from server.http import make_process_request, parse_id
 from server.lobby import Lobby
-from server.quotas import Book, Quotas, conn_address
+from server.quotas import Book, Quotas
 from server.quotas import address_of as _address, is_loopback as _is_loopback
-from server.frames import NO_ROOM, NO_TOURNAMENT, TOO_MANY, Frames
+from server.frames import NO_ROOM, NO_TOURNAMENT, Frames
 from server.roomtask import RoomTask, storage_changed
 from server.store import Store
 from server.tournaments import TournamentTask
@@ -46,7 +43,6 @@ from server.wsconn import MessageConnection
 
 log = logging.getLogger("guobiao.server")
 
-SERVER = "server"  # the organiser and referee of the scheduled events the server runs itself
 CLOSE_IDLE = 4002
 REPLAY_CACHE = 16  # finished matches' replay files (and closed tournaments' views) kept, most recently served
 
@@ -102,7 +98,7 @@ class Settings:
         {"name": "十分钟赛 10-minute event", "every": 600, "hands": 4, "min_players": 2}])
 
 
-class App(Auth, Frames, Lobby):
+class App(Auth, Frames, Lobby, Events):
     def __init__(self, store: Store, settings: Settings | None = None):
         self.store = store
         store.on_fault = lambda fault: storage_changed(self, fault)  # rooms pause and resume
@@ -308,105 +304,6 @@ class App(Auth, Frames, Lobby):
         task = self.where.get(pid)
         if isinstance(task, RoomTask):
             task.put(("disconnect", pid))
-
-    # -- tournaments ---------------------------------------------------------------------------
-
-    async def create_tournament(self, conn: Conn, msg: dict, req: tuple) -> None:
-        pid = conn.player
-        cfg = msg.get("config")
-        if not isinstance(cfg, dict):
-            raise ProtocolError(BAD_FIELD, "config: a map of tournament settings")
-        cfg = dict(cfg)
-        referee = cfg.pop("referee", pid)
-        if not isinstance(referee, str) or not referee or len(referee) > 64:
-            raise ProtocolError(BAD_FIELD, "config.referee: a player id")
-        if "starts" in cfg and isinstance(cfg["starts"], list):
-            cfg["starts"] = tuple(cfg["starts"])
-        config = TournamentConfig.from_dict(cfg)  # TournamentError tournament/bad_config
-        mine = sum(1 for x in self.tournaments.values() if x.t.organiser == pid and not x.t.over)
-        if mine >= self.settings.max_organised:
-            raise ProtocolError(TOO_MANY, f"you already organise {mine} tournaments that are not over")
-        self.book.tournament_create(conn_address(conn), [x.id for x in self.tournaments.values() if not x.t.over])
-        t = Tournament.create("t" + secrets.token_hex(4), config, pid, referee, secrets.token_bytes(32), self.now())
-        task = await self.add_tournament(t, pid)
-        self.book.tournament_opened(task.id, conn_address(conn))
-        self.follow(pid, task, conn, req)
-
-    async def add_tournament(self, t: Tournament, created_by: str | None) -> TournamentTask:
-        entries = t.take_log()
-        db_id = await self.store.add_tournament(t.id, created_by, entries)
-        task = TournamentTask(self, db_id, t, len(entries), {})
-        self.tournaments[task.id] = task
-        task.start()
-        return task
-
-    def tournament_gone(self, task: TournamentTask) -> None:
-        if self.tournaments.get(task.id) is task:
-            del self.tournaments[task.id]
-            self.book.tournament_closed(task.id)
-        for pid, t in list(self.following.items()):
-            if t is task:
-                del self.following[pid]
-        self.answer_lost(task.queue, NO_TOURNAMENT, "the tournament is no longer kept")
-
-    async def new_table(self, tournament: TournamentTask, e) -> RoomTask:
-        """The room of a tournament's table (rooms.room, table mode), persisted and registered; its
-        players are seated but not yet connected (``seat_table`` does that)."""
-        config = RoomConfig.from_dict({**e.config, **self.settings.table_config, "table": True, "private": True})
-        room_id, invite, secret = self._room_keys()
-        room = Room.create_table(room_id, config, list(e.players), invite, secret, self.now(), bot_policies=self.bots)
-        db_id = await self.store.add_room(room_id, config.to_dict(), None, [])
-        task = RoomTask(self, db_id, room, secret, 0)
-        task.tournament = (tournament, e.table)
-        await task.commit([])
-        for pid in e.players:
-            old = self.where.get(pid) if pid is not None else None
-            if isinstance(old, RoomTask) and old is not task:
-                old.put(("leave", pid))  # a tournament table comes first: the old room sees them leave
-            if pid is not None and self.quick.queued(pid):
-                self.quick_queue.put_nowait(("cancel", pid, None, None))
-        self._register(task)
-        return task
-
-    def seat_table(self, task: RoomTask, e) -> None:
-        """Tell the table's players where they play; those online join it at once (a snapshot)."""
-        tournament = task.tournament[0]
-        for pid in e.players:
-            conn = self.conns.get(pid) if pid is not None else None
-            if conn is None:
-                continue
-            conn.push({"t": "table", "tournament": tournament.id, "table": e.table, "room": task.id})
-            task.reconnect(pid, conn)
-
-    async def series_loop(self) -> None:
-        """Create each scheduled event's next instance when its sign-up opens (settings.series)."""
-        series = []
-        for d in self.settings.series:
-            d = dict(d)
-            template = TournamentConfig(name=d.pop("name"), type=d.pop("type", "guobiao"))
-            # On the clock's round multiples of ``every``, so a restart keeps the same timetable.
-            series.append(Series(template, first_at=d.pop("first_at", 0.0), **d))
-        while True:
-            now = self.now()
-            for s in series:
-                inst = s.open_at(now)
-                if inst is None or self._event_made(s, inst.starts):
-                    continue
-                # One name for every instance: the start time tells them apart (clients show it locally).
-                config = replace(s.config(inst.index), name=s.template.name)
-                try:
-                    t = Tournament.create("t" + secrets.token_hex(4), config, SERVER, SERVER,
-                                          secrets.token_bytes(32), now)
-                    await self.add_tournament(t, None)
-                    log.info("scheduled event %s opens, starting at %d", t.id, inst.starts)
-                except Exception:
-                    log.exception("scheduled event %r", s.template.name)
-            wake = min((s.next_opening(now).opens for s in series), default=now + 600)
-            await asyncio.sleep(max(1.0, wake - self.now()))
-
-    def _event_made(self, s: Series, starts: float) -> bool:
-        return any(x.t.organiser == SERVER and x.t.config.name == s.template.name and x.t.config.starts == (starts,)
-                   for x in self.tournaments.values())
 
     # -- HTTP ----------------------------------------------------------------------------------
 
