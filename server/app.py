@@ -1,9 +1,10 @@
 """The Guobiao server: websocket connections, accounts, the lobby, and one task per room.
 
 ``App`` holds the server's state and its life cycle; its parts are mixins, one concern each: frames in
-and replies out (server.frames), sign-in and accounts (server.auth), the lobby and quick match
-(server.lobby), tournaments and scheduled events (server.events). Room commands go onto their room's
-queue (server.roomtask), whose task is the room's only caller.
+and replies out (server.frames), the command table (server.commands), sign-in and accounts
+(server.auth), the lobby and quick match (server.lobby), tournaments and scheduled events
+(server.events). Room commands go onto their room's queue (server.roomtask), whose task is the room's
+only caller.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ from server import codec, gctune
 from server.attempts import AttemptLimits
 from server.auth import Auth, AuthState
 from server.codec import ProtocolError
+from server.commands import Commands
 from server.conn import Conn, IdleTimer
 from server.events import Events
 from server.http import make_process_request, parse_id
@@ -98,7 +100,7 @@ class Settings:
         {"name": "十分钟赛 10-minute event", "every": 600, "hands": 4, "min_players": 2}])
 
 
-class App(Auth, Frames, Lobby, Events):
+class App(Auth, Frames, Commands, Lobby, Events):
     def __init__(self, store: Store, settings: Settings | None = None):
         self.store = store
         store.on_fault = lambda fault: storage_changed(self, fault)  # rooms pause and resume

@@ -211,7 +211,7 @@ class Auth:
             await db.set_hide_history(pid, msg["hide_history"])
             self.reply(conn, req, await self._account_view(pid))
         elif t == "delete_account":
-            self._not_busy(pid)  # lobby/in_room, lobby/queued: a live room keeps its players
+            self.not_busy(pid)  # lobby/in_room, lobby/queued: a live room keeps its players
             if (await db.account(pid))["login"] is not None:
                 if "password" not in msg:
                     raise ProtocolError(BAD_CREDENTIALS, "give your password to delete the account")

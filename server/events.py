@@ -126,3 +126,18 @@ class Events:
     def _event_made(self, s: Series, starts: float) -> bool:
         return any(x.t.organiser == SERVER and x.t.config.name == s.template.name and x.t.config.starts == (starts,)
                    for x in self.tournaments.values())
+
+    def find_tournament(self, msg: dict) -> TournamentTask:
+        """The live tournament a command names, or lobby/no_tournament."""
+        tid = msg.get("tournament")
+        task = self.tournaments.get(tid) if isinstance(tid, str) else None
+        if task is None:
+            raise ProtocolError(NO_TOURNAMENT, "no such tournament")
+        return task
+
+    def follow(self, pid: str, task: TournamentTask, conn: Conn, req: tuple) -> None:
+        old = self.following.get(pid)
+        if old is not None and old is not task:
+            old.put(("unfollow", pid))
+        self.following[pid] = task
+        task.put(("follow", pid, conn, req))

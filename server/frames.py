@@ -1,5 +1,5 @@
-"""Frames in, direct replies out: the rate limit, decoding, dispatch to the lobby or to a room's or a
-tournament's queue, and the answer to each frame (``App.reply``). A mixin of ``server.app.App``.
+"""Frames in, direct replies out: the rate limit, decoding, the hand-over to the command table
+(server.commands), and the answer to each frame (``App.reply``). A mixin of ``server.app.App``.
 """
 
 from __future__ import annotations
@@ -9,14 +9,9 @@ import logging
 from collections import deque
 
 from rooms.errors import RoomError
-from rooms import text as policy
-from rooms.invite import normalize
-from rooms.types import ROOM_TYPES
-from server import codec, schema
-from server.codec import BAD_FIELD, UNKNOWN_TYPE, ProtocolError
+from server import codec
+from server.codec import BAD_FIELD, ProtocolError
 from server.conn import Conn, IdleTimer
-from server.roomtask import CHAT_MAX, RoomTask
-from server.tournaments import TournamentTask
 
 log = logging.getLogger("guobiao.server")
 
@@ -185,115 +180,3 @@ class Frames:
             shown = {k: "(hidden)" if k in SECRET_FIELDS else v for k, v in msg.items()}  # no password in logs
             log.error("frame %r from %r", shown, conn, exc_info=e)
             self.reply(conn, req, codec.error(INTERNAL, "internal error"))
-
-    def dispatch(self, conn: Conn, msg: dict, req: tuple):
-        """Handle a message; returns the coroutine that finishes it when it must wait (a sign-in,
-        creating a room or a tournament, a closed tournament read back), else None."""
-        t = msg["t"]
-        if t not in schema.COMMANDS:
-            raise ProtocolError(UNKNOWN_TYPE, f"unknown message type {t!r}")
-        schema.check(msg)  # protocol/bad_field: unknown fields, wrong types, missing ones
-        if t == "ping":
-            self.reply(conn, req, {"t": "pong"})
-            return None
-        if t in ("guest", "resume", "login"):
-            return self.sign_in(conn, msg, req)  # server.auth
-        pid = conn.player
-        if pid is None:
-            raise ProtocolError(NOT_SIGNED_IN, 'sign in first: {"t": "guest", "name": ...}')
-        if t in schema.ACCOUNT_FIELDS:
-            return self.account_command(conn, msg, req)  # server.auth
-        task = self.where.get(pid)
-        if t in schema.ROOM_COMMANDS:
-            if not isinstance(task, RoomTask):
-                raise ProtocolError(NOT_IN_ROOM, "you are not in a room")
-            if t == "rematch":
-                self.book.rematch(pid, self.loop.time())
-            task.put(("cmd", pid, conn, req, msg))
-        elif t == "rooms":
-            rooms = [r.summary for r in self.rooms.values() if r.summary is not None]
-            self.reply(conn, req, {"t": "rooms", "rooms": rooms[:100]})
-        elif t == "snapshot":
-            if not isinstance(task, RoomTask):
-                raise ProtocolError(NOT_IN_ROOM, "you are not in a room")
-            task.put(("snapshot", pid, conn, req))
-        elif t == "history":
-            if not isinstance(task, RoomTask):
-                raise ProtocolError(NOT_IN_ROOM, "you are not in a room")
-            task.put(("history", pid, conn, req, max(0, msg.get("page", 0))))
-        elif t == "chat":
-            try:
-                text = policy.clean(msg["text"], CHAT_MAX, "a chat line")  # rooms/text.py
-            except ValueError as e:
-                raise ProtocolError(CHAT_BAD, str(e)) from None
-            if not isinstance(task, RoomTask):
-                raise ProtocolError(NOT_IN_ROOM, "you are not in a room")
-            if not conn.chat.take(self.loop.time()):
-                raise ProtocolError(CHAT_TOO_FAST, "chat less often")
-            task.put(("chat", pid, conn, req, text))
-        elif t == "create":
-            return self.create(conn, msg, req)
-        elif t in ("join", "watch"):
-            self._not_busy(pid, allow=task)
-            target = self._find(msg)
-            if isinstance(task, RoomTask) and task is not target:
-                raise ProtocolError(IN_ROOM, "leave your room first")
-            cmd = {k: v for k, v in msg.items() if k != "room"}
-            target.put(("cmd", pid, conn, req, cmd))
-        elif t == "quick":
-            room_type = msg.get("type", "guobiao")
-            if room_type not in ROOM_TYPES:
-                raise ProtocolError(BAD_FIELD, f"type: one of {sorted(ROOM_TYPES)}")
-            bots = msg.get("bots", True)
-            wait = msg.get("wait", self.settings.quick_wait)
-            if not 0 <= wait <= 600:
-                raise ProtocolError(BAD_FIELD, "wait: seconds, 0 to 600")
-            self._not_busy(pid)
-            self.quick_queue.put_nowait(("quick", pid, conn, req, room_type, float(wait) if bots else None))
-        elif t == "quick_cancel":
-            self.quick_queue.put_nowait(("cancel", pid, conn, req))
-        elif t == "tournaments":
-            items = sorted(self.tournaments.values(), key=lambda x: x.summary.get("next_start") or 0)
-            self.reply(conn, req, {"t": "tournaments", "tournaments": [x.summary for x in items][:100]})
-        elif t == "tournament_create":
-            return self.create_tournament(conn, msg, req)
-        elif t == "tournament":
-            if msg.get("tournament") not in self.tournaments:
-                return self._closed_tournament(conn, req, msg.get("tournament"))
-            self.follow(pid, self._tournament(msg), conn, req)
-        elif t == "tournament_cmd":
-            self._tournament(msg).put(("cmd", pid, conn, req, msg["cmd"]))
-
-    def _tournament(self, msg: dict) -> TournamentTask:
-        tid = msg.get("tournament")
-        task = self.tournaments.get(tid) if isinstance(tid, str) else None
-        if task is None:
-            raise ProtocolError(NO_TOURNAMENT, "no such tournament")
-        return task
-
-    def follow(self, pid: str, task: TournamentTask, conn: Conn, req: tuple) -> None:
-        old = self.following.get(pid)
-        if old is not None and old is not task:
-            old.put(("unfollow", pid))
-        self.following[pid] = task
-        task.put(("follow", pid, conn, req))
-
-    def _not_busy(self, pid: str, allow=None) -> None:
-        task = self.where.get(pid)
-        if task is not None and task is not allow:
-            raise ProtocolError(IN_ROOM, "leave your room first")
-        if self.quick.queued(pid):
-            raise ProtocolError(QUEUED, "you are waiting for a quick match (quick_cancel first)")
-
-    def _find(self, msg: dict) -> RoomTask:
-        if "room" in msg:
-            rid = msg["room"]
-            task = self.rooms.get(rid) if isinstance(rid, str) else None
-        elif "code" in msg:
-            code = normalize(msg["code"])
-            task = self.by_invite.get(code) if code else None
-        else:
-            raise ProtocolError(BAD_FIELD, "give the room's id (room) or its invite code (code)")
-        if task is None or task.closed:
-            raise ProtocolError(NO_ROOM, "no such room")
-        return task

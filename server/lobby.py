@@ -9,12 +9,12 @@ import logging
 import secrets
 
 from rooms.config import RoomConfig
-from rooms.invite import new_code
+from rooms.invite import new_code, normalize
 from rooms.room import Room
 from server import codec
 from server.codec import BAD_FIELD, ProtocolError
 from server.conn import Conn
-from server.frames import IN_ROOM, NOT_QUEUED, QUEUED
+from server.frames import IN_ROOM, NO_ROOM, NOT_QUEUED, QUEUED
 from server.quotas import check_timers, conn_address
 from server.roomtask import RoomTask, next_item
 
@@ -28,7 +28,7 @@ class Lobby:
 
     async def create(self, conn: Conn, msg: dict, req: tuple) -> None:
         pid = conn.player
-        self._not_busy(pid)
+        self.not_busy(pid)
         cfg = msg.get("config", {})
         if not isinstance(cfg, dict):
             raise ProtocolError(BAD_FIELD, "config: a map of room settings")
@@ -113,3 +113,25 @@ class Lobby:
                 task.put(("disconnect", pid))
             else:
                 task.put(("snapshot", pid, conn, (conn.encoding, None)))
+
+    def not_busy(self, pid: str, allow=None) -> None:
+        """lobby/in_room or lobby/queued unless the player is free (or in ``allow``, their own room)."""
+        task = self.where.get(pid)
+        if task is not None and task is not allow:
+            raise ProtocolError(IN_ROOM, "leave your room first")
+        if self.quick.queued(pid):
+            raise ProtocolError(QUEUED, "you are waiting for a quick match (quick_cancel first)")
+
+    def find_room(self, msg: dict) -> RoomTask:
+        """The open room a ``join``/``watch`` names by id or invite code, or lobby/no_room."""
+        if "room" in msg:
+            rid = msg["room"]
+            task = self.rooms.get(rid) if isinstance(rid, str) else None
+        elif "code" in msg:
+            code = normalize(msg["code"])
+            task = self.by_invite.get(code) if code else None
+        else:
+            raise ProtocolError(BAD_FIELD, "give the room's id (room) or its invite code (code)")
+        if task is None or task.closed:
+            raise ProtocolError(NO_ROOM, "no such room")
+        return task

@@ -71,3 +71,12 @@ def test_docs_list_every_commands_fields():
             want = ", ".join(f"`{n}`{'' if f.required else '?'} {describe(f)}" for n, f in spec.items()) or "—"
             assert rows.pop(t, None) == want, t
         assert rows == {}
+
+
+def test_the_command_table_has_one_handler_for_every_command():
+    """server/commands.py: the table (``t`` -> handler) covers exactly the commands the schema declares;
+    only ping and the sign-ins are taken from a connection that has not signed in."""
+    from server import commands
+
+    assert set(commands.HANDLERS) == set(schema.COMMANDS)
+    assert set(commands.BEFORE_SIGN_IN) == {"ping", "guest", "resume", "login"}

@@ -1,0 +1,153 @@
+"""The command table: a frame's ``t`` -> its handler. ``server.frames`` decodes a frame, checks its fields
+(server.schema) and calls the handler; this module says where each command goes.
+
+A handler is ``handler(app, conn, msg, req)``. It answers the frame itself (``app.reply``), or puts it on a
+queue whose task answers it (a room's, a tournament's, the quick match's), or returns the coroutine that
+answers it when it must wait (a sign-in, a new room, a closed tournament read back). A ``ProtocolError``
+or ``RoomError`` it raises is the frame's answer (server.frames ``_answer_failure``).
+"""
+
+from __future__ import annotations
+
+from rooms import text as policy
+from rooms.types import ROOM_TYPES
+from server import schema
+from server.codec import BAD_FIELD, UNKNOWN_TYPE, ProtocolError
+from server.frames import CHAT_BAD, CHAT_TOO_FAST, IN_ROOM, NOT_IN_ROOM, NOT_SIGNED_IN
+from server.roomtask import CHAT_MAX, RoomTask
+
+
+def _room(app, pid: str) -> RoomTask:
+    """The player's room, or lobby/not_in_room."""
+    task = app.where.get(pid)
+    if not isinstance(task, RoomTask):
+        raise ProtocolError(NOT_IN_ROOM, "you are not in a room")
+    return task
+
+
+# -- before sign-in ---------------------------------------------------------------------------------
+
+def ping(app, conn, msg, req):
+    app.reply(conn, req, {"t": "pong"})
+
+
+def sign_in(app, conn, msg, req):
+    return app.sign_in(conn, msg, req)  # server.auth
+
+
+# -- signed in ----------------------------------------------------------------------------------------
+
+def account(app, conn, msg, req):
+    return app.account_command(conn, msg, req)  # server.auth
+
+
+def room_command(app, conn, msg, req):
+    """A command the room handles as it is (``schema.ROOM_COMMANDS``)."""
+    pid = conn.player
+    task = _room(app, pid)
+    if msg["t"] == "rematch":
+        app.book.rematch(pid, app.loop.time())
+    task.put(("cmd", pid, conn, req, msg))
+
+
+def rooms(app, conn, msg, req):
+    listed = [r.summary for r in app.rooms.values() if r.summary is not None]
+    app.reply(conn, req, {"t": "rooms", "rooms": listed[:100]})
+
+
+def snapshot(app, conn, msg, req):
+    _room(app, conn.player).put(("snapshot", conn.player, conn, req))
+
+
+def history(app, conn, msg, req):
+    _room(app, conn.player).put(("history", conn.player, conn, req, max(0, msg.get("page", 0))))
+
+
+def chat(app, conn, msg, req):
+    try:
+        text = policy.clean(msg["text"], CHAT_MAX, "a chat line")  # rooms/text.py
+    except ValueError as e:
+        raise ProtocolError(CHAT_BAD, str(e)) from None
+    task = _room(app, conn.player)
+    if not conn.chat.take(app.loop.time()):
+        raise ProtocolError(CHAT_TOO_FAST, "chat less often")
+    task.put(("chat", conn.player, conn, req, text))
+
+
+def create(app, conn, msg, req):
+    return app.create(conn, msg, req)  # server.lobby
+
+
+def join(app, conn, msg, req):
+    """``join`` and ``watch``: to the room named, which must be the player's own if they have one."""
+    pid = conn.player
+    task = app.where.get(pid)
+    app.not_busy(pid, allow=task)
+    target = app.find_room(msg)
+    if isinstance(task, RoomTask) and task is not target:
+        raise ProtocolError(IN_ROOM, "leave your room first")
+    cmd = {k: v for k, v in msg.items() if k != "room"}
+    target.put(("cmd", pid, conn, req, cmd))
+
+
+def quick(app, conn, msg, req):
+    room_type = msg.get("type", "guobiao")
+    if room_type not in ROOM_TYPES:
+        raise ProtocolError(BAD_FIELD, f"type: one of {sorted(ROOM_TYPES)}")
+    bots = msg.get("bots", True)
+    wait = msg.get("wait", app.settings.quick_wait)
+    if not 0 <= wait <= 600:
+        raise ProtocolError(BAD_FIELD, "wait: seconds, 0 to 600")
+    app.not_busy(conn.player)
+    app.quick_queue.put_nowait(("quick", conn.player, conn, req, room_type, float(wait) if bots else None))
+
+
+def quick_cancel(app, conn, msg, req):
+    app.quick_queue.put_nowait(("cancel", conn.player, conn, req))
+
+
+def tournaments(app, conn, msg, req):
+    items = sorted(app.tournaments.values(), key=lambda x: x.summary.get("next_start") or 0)
+    app.reply(conn, req, {"t": "tournaments", "tournaments": [x.summary for x in items][:100]})
+
+
+def tournament_create(app, conn, msg, req):
+    return app.create_tournament(conn, msg, req)  # server.events
+
+
+def tournament(app, conn, msg, req):
+    if msg.get("tournament") not in app.tournaments:
+        return app._closed_tournament(conn, req, msg.get("tournament"))
+    app.follow(conn.player, app.find_tournament(msg), conn, req)
+
+
+def tournament_cmd(app, conn, msg, req):
+    app.find_tournament(msg).put(("cmd", conn.player, conn, req, msg["cmd"]))
+
+
+# Commands a connection may send before it signs in; every other one needs a player.
+BEFORE_SIGN_IN = {"ping": ping, "guest": sign_in, "resume": sign_in, "login": sign_in}
+
+HANDLERS = {
+    **BEFORE_SIGN_IN,
+    **{t: account for t in schema.ACCOUNT_FIELDS},
+    **{t: room_command for t in schema.ROOM_COMMANDS},
+    "rooms": rooms, "snapshot": snapshot, "history": history, "chat": chat,
+    "create": create, "join": join, "watch": join, "quick": quick, "quick_cancel": quick_cancel,
+    "tournaments": tournaments, "tournament_create": tournament_create,
+    "tournament": tournament, "tournament_cmd": tournament_cmd,
+}
+
+
+class Commands:
+    """Mixin of ``server.app.App``: a checked command to its handler."""
+
+    def dispatch(self, conn, msg: dict, req: tuple):
+        """Handle a message; returns the coroutine that finishes it when it must wait, else None."""
+        t = msg["t"]
+        if t not in schema.COMMANDS:
+            raise ProtocolError(UNKNOWN_TYPE, f"unknown message type {t!r}")
+        schema.check(msg)  # protocol/bad_field: unknown fields, wrong types, missing ones
+        if conn.player is None and t not in BEFORE_SIGN_IN:
+            raise ProtocolError(NOT_SIGNED_IN, 'sign in first: {"t": "guest", "name": ...}')
+        return HANDLERS[t](self, conn, msg, req)
