@@ -54,5 +54,21 @@ def test_claim_in_one_browser_and_sign_in_from_another_as_the_same_player(browse
     # The first browser's session is signed out from here: one device left.
     other.click("[data-testid=sessions] [data-action=revoke]")
     expect(sessions).to_have_count(1, timeout=TIMEOUT)
+    # The revoked browser does not come back as a new guest: it asks for the password, login filled in.
+    page.reload()
+    page.wait_for_timeout(1500)
+    shot(page, artifacts, "account-revoked")
+    expect(page.locator("form.login-form input[name=login]")).to_have_value("ann.lee", timeout=TIMEOUT)
+    expect(page.locator("[data-testid=me]")).to_have_count(0)
+
+    # Deleting asks for a confirmation (and the password); then this browser is back at the first screen.
+    other.click("[data-action=delete-account]")
+    other.fill("[data-testid=delete-form] input[name=password]", "correct horse battery")
+    shot(other, artifacts, "account-delete-confirm")
+    other.click("[data-testid=delete-form] button[type=submit]")
+    expect(other.locator("form.name-form")).to_be_visible(timeout=TIMEOUT)
+    assert other.evaluate("localStorage.getItem('guobiao.token')") is None
+    status, body = server.call(server.app.api(f"/api/players/{player}"))
+    assert status == 200 and body["name"] == "deleted player" and body["deleted"]
     one.close()
     two.close()

@@ -14,6 +14,7 @@ export interface Prefs {
   lang: Lang;
   hint: boolean;
   name: string;
+  login: string; // the claimed account's login name this browser last signed in to ("": a guest)
 }
 
 const KEY_TOKEN = "guobiao.token";
@@ -115,6 +116,7 @@ export class App {
       lang: p.lang === "zh" || p.lang === "en" ? p.lang : defaultLang(langs),
       hint: p.hint ?? true,
       name: typeof p.name === "string" ? p.name : "",
+      login: typeof p.login === "string" ? p.login : "",
     };
   }
 
@@ -164,7 +166,7 @@ export class App {
     if (token) {
       this.set({ ...this.state, signingIn: true });
       this.conn.send({ t: "resume", token });
-    } else if (this.prefs.name) {
+    } else if (this.prefs.name && !this.prefs.login) {
       this.signIn(this.prefs.name);
     }
   }
@@ -181,7 +183,9 @@ export class App {
     switch (msg.t) {
       case "welcome":
         this.storage.setItem(KEY_TOKEN, msg.token);
-        if (msg.name !== this.prefs.name) this.setPrefs({ name: msg.name });
+        if (msg.name !== this.prefs.name || (msg.login ?? "") !== this.prefs.login) {
+          this.setPrefs({ name: msg.name, login: msg.login ?? "" });
+        }
         if (!msg.room) {
           this.followRoute();
           this.send({ t: "rooms" });
@@ -199,10 +203,15 @@ export class App {
           this.send({ t: "snapshot" });
         }
         if (msg.code === "auth/bad_token") {
-          // The server forgot us (a new database): sign in again under the same name.
+          // The server forgot us (a new database): sign in again under the same name. A claimed
+          // account whose session was revoked signs in with its password instead (the first screen).
           this.storage.removeItem(KEY_TOKEN);
-          if (this.prefs.name) this.signIn(this.prefs.name);
+          if (this.prefs.name && !this.prefs.login) this.signIn(this.prefs.name);
         }
+        break;
+      case "account":
+        // Claimed: a lost token now means "sign in with the password", not "a new guest" (onOpen).
+        if (msg.player === this.state.me?.player && (msg.login ?? "") !== this.prefs.login) this.setPrefs({ login: msg.login ?? "" });
         break;
       case "replaced":
         this.conn.stop();
@@ -370,7 +379,7 @@ export class App {
 
   signIn(name: string): void {
     name = name.trim();
-    this.prefs = { ...this.prefs, name };
+    this.prefs = { ...this.prefs, name, login: "" }; // a new guest
     this.storage.setItem(KEY_PREFS, JSON.stringify(this.prefs));
     this.set({ ...this.state, signingIn: true });
     this.send({ t: "guest", name });
@@ -391,7 +400,7 @@ export class App {
     const r = await reply;
     if (r.t === "deleted") {
       this.storage.removeItem(KEY_TOKEN);
-      this.prefs = { ...this.prefs, name: "" };
+      this.prefs = { ...this.prefs, name: "", login: "" };
       this.storage.setItem(KEY_PREFS, JSON.stringify(this.prefs));
       this.navigate("");
       this.set({ ...initialState(), status: this.state.status });

@@ -39,7 +39,7 @@ export function NameForm({ s }: { s: AppState }) {
 /** The first screen's other way in: a claimed account's login name and password. */
 export function LoginForm({ s }: { s: AppState }) {
   const app = useApp();
-  const [login, setLogin] = useState("");
+  const [login, setLogin] = useState(app.prefs.login);
   const [password, setPassword] = useState("");
   const busy = s.signingIn || s.status !== "open";
   return (
