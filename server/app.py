@@ -13,18 +13,13 @@ import asyncio
 import logging
 import signal
 import time
-from collections import Counter, OrderedDict
+from collections import Counter
 from dataclasses import dataclass, field
 
 from websockets.asyncio.server import serve
 
-from game.actions import from_dict
-from game.match import replay_hands
-from game.rules import Rules
 from rooms.quickmatch import QuickMatch
-from rooms.records import json_seed
 from rooms.room import Room
-from rooms.text import disambiguate
 from rooms.tournament.tournament import Tournament
 from server import codec, gctune
 from server.attempts import AttemptLimits
@@ -37,6 +32,7 @@ from server.http import make_process_request, parse_id
 from server.lobby import Lobby
 from server.quotas import Book, Quotas
 from server.quotas import address_of as _address, is_loopback as _is_loopback
+from server.replays import Replays, TooOften
 from server.frames import NO_ROOM, NO_TOURNAMENT, Frames
 from server.roomtask import RoomTask, storage_changed
 from server.store import Store
@@ -46,7 +42,6 @@ from server.wsconn import MessageConnection
 log = logging.getLogger("guobiao.server")
 
 CLOSE_IDLE = 4002
-REPLAY_CACHE = 16  # finished matches' replay files (and closed tournaments' views) kept, most recently served
 
 
 @dataclass
@@ -100,7 +95,7 @@ class Settings:
         {"name": "十分钟赛 10-minute event", "every": 600, "hands": 4, "min_players": 2}])
 
 
-class App(Auth, Frames, Commands, Lobby, Events):
+class App(Auth, Frames, Commands, Lobby, Events, Replays):
     def __init__(self, store: Store, settings: Settings | None = None):
         self.store = store
         store.on_fault = lambda fault: storage_changed(self, fault)  # rooms pause and resume
@@ -116,8 +111,7 @@ class App(Auth, Frames, Commands, Lobby, Events):
         self.quick = QuickMatch()
         self.quick_queue: asyncio.Queue = asyncio.Queue()
         self.bots = self.settings.bot_policies  # None: the rooms' own bot modules
-        self.replays: OrderedDict[int, dict] = OrderedDict()  # match id -> its replay file
-        self.closed_views: OrderedDict[str, dict] = OrderedDict()  # closed tournament -> its final view
+        self.init_replays()  # server.replays: the replay files' and closed tournaments' caches
         self.tournaments: dict[str, TournamentTask] = {}
         self.following: dict[str, TournamentTask] = {}  # player -> the tournament whose views they get
         self.addresses: Counter[str] = Counter()  # open websocket connections per remote address
@@ -309,7 +303,8 @@ class App(Auth, Frames, Commands, Lobby, Events):
 
     # -- HTTP ----------------------------------------------------------------------------------
 
-    async def api(self, path: str) -> tuple[int, object]:
+    async def api(self, path: str, address: str | None = None) -> tuple[int, object]:
+        """``address``: the client's (server.quotas.address_of), for the replays' rate."""
         parts = path.strip("/").split("/")
         if parts == ["api", "health"]:
             return 200, {"ok": True, "rooms": len(self.rooms), "connections": len(self.conns)}
@@ -328,28 +323,13 @@ class App(Auth, Frames, Commands, Lobby, Events):
         if len(parts) == 3 and parts[:2] == ["api", "players"] and (p := await self.player_api(parts[2])):
             return 200, p
         if len(parts) == 3 and parts[:2] == ["api", "matches"] and (match_id := parse_id(parts[2])) is not None:
-            m = await self.replay_file(match_id)
+            try:
+                m = await self.replay_file(match_id, address)
+            except TooOften:
+                return 429, {"error": "too_many_requests"}
             if m is not None:
                 return 200, m
         return 404, {"error": "not_found"}
-
-    async def closed_tournament_view(self, code: str) -> dict | None:
-        """A tournament that ended and is no longer kept in memory (``Settings.linger``), as anybody
-        may see it (``view(None)``), rebuilt from its log; None if there is no such closed tournament.
-        The last few served are kept (a closed tournament does not change)."""
-        if not isinstance(code, str) or len(code) >= 32:
-            return None
-        view = _recall(self.closed_views, code)
-        if view is not None:
-            return view
-        entries = await self.store.closed_tournament(code)
-        if entries is None:
-            return None
-        t = await asyncio.to_thread(Tournament.replay, entries)
-        view = t.view(None)
-        names = await self.display_names(set(t.participants()))
-        view["names"] = disambiguate({i: names[i] for i in t.participants() if i in names})
-        return _keep(self.closed_views, code, view)
 
     async def _closed_tournament(self, conn: Conn, req: tuple, code) -> None:
         """``tournament`` for one that is no longer in memory: its final view, once (nothing to follow)."""
@@ -357,46 +337,6 @@ class App(Auth, Frames, Commands, Lobby, Events):
         if view is None:
             raise ProtocolError(NO_TOURNAMENT, "no such tournament")
         self.reply(conn, req, {"t": "tournament", "tournament": view})
-
-    async def replay_file(self, match_id: int) -> dict | None:
-        """A finished match as GET /api/matches/<id> serves it: the stored record, and for each hand
-        the events its replay shows, computed by replaying the log here (the client runs no game)."""
-        cached = _recall(self.replays, match_id)
-        if cached is not None:
-            return cached
-        m = await self.store.finished_match(match_id)
-        if m is None:
-            return None
-        try:
-            streams = await asyncio.to_thread(_replay_streams, m)
-        except Exception:  # a log this server cannot replay: served without events (the client says so)
-            log.warning("match %d does not replay", match_id, exc_info=True)
-            streams = None
-        for rec in m["hands"] if streams else ():
-            rec["events"] = streams[rec["hand"]]
-        m["seed"] = json_seed(m["seed"])
-        return _keep(self.replays, match_id, m)
-
-
-def _recall(cache: OrderedDict, key):
-    """``cache[key]`` (now the most recently used), or None."""
-    value = cache.get(key)
-    if value is not None:
-        cache.move_to_end(key)
-    return value
-
-
-def _keep(cache: OrderedDict, key, value):
-    """Put ``value`` in ``cache``, dropping the least recently used beyond REPLAY_CACHE; returns it."""
-    cache[key] = value
-    while len(cache) > REPLAY_CACHE:
-        cache.popitem(last=False)
-    return value
-
-
-def _replay_streams(m: dict) -> list[list[dict]]:
-    log = [(p, from_dict(a)) for p, a in m["actions"]]
-    return replay_hands(Rules(**m["rules"]), log, seed=m["seed"], log_format=m.get("log_format", 1))
 
 
 async def run(host: str, port: int, db: str, settings: Settings | None = None, ready=None) -> None:

@@ -17,6 +17,8 @@ from urllib.parse import unquote
 from websockets.datastructures import Headers
 from websockets.http11 import Response
 
+from server.quotas import address_of
+
 ROOT = Path(__file__).resolve().parents[1]
 STATIC = ROOT / "web_client" / "dist"
 WS_PATH = "/ws"
@@ -100,7 +102,8 @@ def make_process_request(app):
                 return response(429, b"too many connections from your address\n", "text/plain; charset=utf-8")
             return None  # the websocket handshake goes on
         if path.startswith("/api/"):
-            status, obj = await app.api(path)
+            ra = connection.remote_address
+            status, obj = await app.api(path, address_of(ra[0]) if ra else None)
             return json_response(status, obj)
         r = static_file(path)
         if r is not None:
