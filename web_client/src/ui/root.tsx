@@ -112,16 +112,20 @@ export function Root() {
     document.documentElement.lang = app.prefs.lang === "zh" ? "zh-CN" : "en";
   });
   let body;
+  let atTable = false; // the table fills the viewport (style.css "the table fits the screen")
   if (route.replay) body = <Replay id={route.replay} s={s} />;
   else if (!s.me) body = app.token && s.status !== "stopped" && !s.error ? <p class="muted center-text">{t("connecting")}</p> : <><NameForm s={s} /><LoginForm s={s} /></>;
   else if (route.account) body = <AccountPage s={s} />;
   else if (route.tournament) body = <TournamentPage id={route.tournament} s={s} />;
   else if (!s.room) body = <Lobby s={s} />;
-  else if (s.game && (s.room.phase === "playing" || s.matchResult)) body = <Table s={s} />;
+  else if (s.game && (s.room.phase === "playing" || s.matchResult)) {
+    body = <Table s={s} />;
+    atTable = true;
+  }
   else if (s.room.table) body = <TableWaiting s={s} />;
   else body = <RoomLobby s={s} />;
   return (
-    <div class={`app lang-${app.prefs.lang}`}>
+    <div class={`app lang-${app.prefs.lang}${atTable ? " at-table" : ""}`}>
       <Header s={s} />
       <Banner s={s} />
       <NoticeBanners s={s} />

@@ -54,12 +54,13 @@ export function Table({ s }: { s: AppState }) {
         })}
         <Center s={s} g={g} cd={g.phase === "claim" ? cd : null} />
       </div>
+      {/* In the page's flow, above the hand: it covers neither the hand nor a name label. */}
+      {showClaim ? <ClaimPrompt s={s} g={g} opts={opts} seconds={cd?.left ?? null} /> : null}
       {!spectator ? (
-        <HandBar s={s} g={g} opts={opts} myTurn={myTurn} readyMode={readyMode} setReadyMode={setReadyMode} />
+        <HandBar s={s} g={g} opts={opts} myTurn={myTurn} readyMode={readyMode} setReadyMode={setReadyMode} claiming={!!showClaim} />
       ) : (
         <div class="spectator-bar">{t("spectating")} · <button type="button" onClick={() => app.leave()}>{t("leave")}</button></div>
       )}
-      {showClaim ? <ClaimPrompt s={s} g={g} opts={opts} seconds={cd?.left ?? null} /> : null}
       {/* The last hand's result comes first, then the ranking (its button, or Enter). */}
       {s.handResult && (!s.matchResult || s.handResult.match === s.matchResult.match) ? <HandResultView s={s} />
         : s.matchResult ? <MatchResultView s={s} /> : null}
@@ -148,8 +149,9 @@ function Center({ s, g, cd }: { s: AppState; g: GameView; cd: { left: number } |
   );
 }
 
-function HandBar({ s, g, opts, myTurn, readyMode, setReadyMode }: {
+function HandBar({ s, g, opts, myTurn, readyMode, setReadyMode, claiming }: {
   s: AppState; g: GameView; opts: Options; myTurn: boolean; readyMode: boolean; setReadyMode: (b: boolean) => void;
+  claiming: boolean;
 }) {
   const app = useApp();
   const { tiles, drawn } = handLayout(g);
@@ -202,7 +204,7 @@ function HandBar({ s, g, opts, myTurn, readyMode, setReadyMode }: {
   const waits = hintOn ? (myTurn ? (selectedTile !== undefined ? hintFor(g, selectedTile) : []) : hintFor(g, null)) : [];
   const countdownMine = myTurn ? countdown(s.clock, s.clockOffset, Date.now() / 1000) : null;
   return (
-    <div class={`hand-bar${myTurn ? " my-turn" : ""}`} data-testid="hand-bar">
+    <div class={`hand-bar${myTurn ? " my-turn" : ""}${claiming ? " claiming" : ""}`} data-testid="hand-bar">
       <div class="status-line">
         {myTurn ? <b class="your-turn" data-testid="your-turn">{readyMode ? t("declareReadyOn") : t("yourTurn")}</b> : (
           g.phase === "turn" ? <span class="muted">{t("waitingFor", seatName(s, g, g.turn))}</span> : <span />
@@ -246,7 +248,7 @@ function HandBar({ s, g, opts, myTurn, readyMode, setReadyMode }: {
         ) : null}
         {myTurn && sel !== null && all[sel] !== undefined && canDiscard(all[sel]) ? (
           <button type="button" class={winOffered ? "" : "primary"} data-action="discard" onClick={() => discard(sel)}>
-            {lang() === "zh" ? "打出" : "Discard"} {tileLabel(all[sel], lang())} <kbd>{winOffered ? "↓" : "↵"}</kbd>
+            {lang() === "zh" ? "打出" : "Discard"} <span class="tile-name">{tileLabel(all[sel], lang())}</span> <kbd>{winOffered ? "↓" : "↵"}</kbd>
           </button>
         ) : null}
         <span class="grow" />
