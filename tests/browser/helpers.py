@@ -161,3 +161,11 @@ def overlap(a: dict, b: dict) -> float:
     w = min(a["x"] + a["width"], b["x"] + b["width"]) - max(a["x"], b["x"])
     h = min(a["y"] + a["height"], b["y"] + b["height"]) - max(a["y"], b["y"])
     return max(0.0, w) * max(0.0, h)
+
+
+def to_final_ranking(page: Page, timeout: float = 240_000) -> None:
+    """The match ends: its last hand's result shows first, its button opens the final ranking."""
+    button = page.locator("[data-testid=hand-result] [data-action=show-ranking]")
+    expect(button).to_be_visible(timeout=timeout)
+    button.click()
+    expect(page.locator("[data-testid=match-result]")).to_be_visible(timeout=TIMEOUT)

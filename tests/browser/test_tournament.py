@@ -14,7 +14,7 @@ import time
 
 from playwright.sync_api import Page, expect
 
-from tests.browser.helpers import TIMEOUT, shot, sign_in
+from tests.browser.helpers import TIMEOUT, shot, sign_in, to_final_ranking
 
 
 class WsPlayer:
@@ -304,7 +304,7 @@ def test_a_table_waits_for_a_late_player_who_is_sanctioned_on_arrival(browser, s
         for p in others:
             p.ok({"t": "auto", "on": True})
         bob.click("[data-action=auto]")
-        expect(bob.locator("[data-testid=match-result]")).to_be_visible(timeout=60_000)
+        to_final_ranking(bob, timeout=60_000)
         bob.click("[data-action=back-to-tournament]")
         expect(bob.locator("[data-testid=t-state]").first).to_have_attribute("data-state", "finished", timeout=TIMEOUT)
         stds = bob.locator("[data-testid=standings] [data-testid=std]").all_inner_texts()
