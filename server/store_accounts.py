@@ -9,6 +9,8 @@ import time
 from server.accounts import DELETED_NAME, new_session_id
 from server.store_sql import guarded_write, token_hash, transaction
 
+MAX_SESSIONS = 20  # sessions kept per player (docs/protocol.md "Limits and quotas")
+
 
 class AccountStore:
     def __init__(self, store):
@@ -22,10 +24,17 @@ class AccountStore:
 
     @guarded_write
     async def add_session(self, player_id: str, token: str, user_agent: str | None, address: str | None) -> str:
-        sid, now = new_session_id(), time.time()
-        await self.store.db.execute(
-            "INSERT INTO sessions (token_hash, id, player_id, created_at, last_seen, user_agent, address)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)", (token_hash(token), sid, player_id, now, now, user_agent, address))
+        """A new session; past MAX_SESSIONS the ones least recently seen are revoked."""
+        return await self._in_thread(self._add_session_sync, player_id, token, user_agent, address)
+
+    def _add_session_sync(self, player_id: str, token: str, user_agent: str | None, address: str | None) -> str:
+        con, sid, now = self.store.db._conn, new_session_id(), time.time()
+        with transaction(con):
+            con.execute("INSERT INTO sessions (token_hash, id, player_id, created_at, last_seen, user_agent, address)"
+                        " VALUES (?, ?, ?, ?, ?, ?, ?)", (token_hash(token), sid, player_id, now, now, user_agent, address))
+            con.execute("DELETE FROM sessions WHERE player_id = ? AND id NOT IN (SELECT id FROM sessions"
+                        " WHERE player_id = ? ORDER BY last_seen DESC, created_at DESC LIMIT ?)",
+                        (player_id, player_id, MAX_SESSIONS))
         return sid
 
     async def sessions(self, player_id: str) -> list[dict]:

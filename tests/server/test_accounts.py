@@ -223,14 +223,20 @@ async def test_passwords_and_tokens_are_not_in_the_database_in_clear(tmp_path):
         await c.request({"t": "password", "password": "first secret pw", "new": "second secret pw"})
         b = await s.client("json", name="Bo")
         await b.request({"t": "claim", "login": "bo.chen", "password": "third secret pw"})
+        gone = await s.app.auth.db.password_hash(b.player)
+        for i in range(4):  # rows after bo's on the same pages: its cells are freed in the middle
+            await claimed(s, f"P{i}", f"player{i}")
         await b.request({"t": "delete_account", "password": "third secret pw"})
+        # Freed space is zeroed whatever the SQLite build's default (Debian's has it on already).
+        assert (await s.app.store._one("PRAGMA secure_delete"))[0] == 1
     finally:
         await stop(s)
     data = b"".join(p.read_bytes() for p in tmp_path.iterdir() if p.name.startswith("g.db"))
     assert b"ann.lee" in data  # the scan does see the rows
     for secret in ("first secret pw", "second secret pw", "third secret pw", a.token, w["token"], b.token):
         assert secret.encode() not in data, secret
-    assert b"bo.chen" not in data  # the deleted account's login is written over
+    # The deleted account's login and password hash are written over, not left in free space.
+    assert b"bo.chen" not in data and gone.encode() not in data
     con = sqlite3.connect(db)
     (stored,) = con.execute("SELECT password FROM logins").fetchone()
     assert stored.startswith("$argon2id$")
@@ -355,3 +361,16 @@ async def test_a_guest_deletes_without_a_password_but_not_while_in_a_room(srv):
     await g.request({"t": "leave"})
     assert (await g.request({"t": "delete_account"}))["t"] == "deleted"
     assert (await srv.app.store.player_names({g.player})) == {g.player: accounts.DELETED_NAME}
+
+
+async def test_a_player_keeps_at_most_max_sessions_the_least_recently_seen_go(srv, monkeypatch):
+    from server import store_accounts
+
+    monkeypatch.setattr(store_accounts, "MAX_SESSIONS", 3)
+    a = await claimed(srv)
+    tokens = [(await login(srv))[1]["token"] for _ in range(3)]
+    assert (await resume(srv, a.token))["code"] == "auth/bad_token"  # the oldest, never seen since
+    for token in tokens:
+        assert (await resume(srv, token))["player"] == a.player
+    c, _ = await login(srv)
+    assert len((await c.request({"t": "sessions"}))["sessions"]) == 3
