@@ -3,8 +3,8 @@
 ``App`` holds the server's state and its life cycle; its parts are mixins, one concern each: frames in
 and replies out (server.frames), the command table (server.commands), sign-in and accounts
 (server.auth), the lobby and quick match (server.lobby), tournaments and scheduled events
-(server.events). Room commands go onto their room's queue (server.roomtask), whose task is the room's
-only caller.
+(server.events), the HTTP API (server.api) and its replay files (server.replays). Room commands go onto
+their room's queue (server.roomtask), whose task is the room's only caller.
 """
 
 from __future__ import annotations
@@ -22,18 +22,18 @@ from rooms.quickmatch import QuickMatch
 from rooms.room import Room
 from rooms.tournament.tournament import Tournament
 from server import codec, gctune
+from server.api import Api
 from server.attempts import AttemptLimits
 from server.auth import Auth, AuthState
-from server.codec import ProtocolError
 from server.commands import Commands
 from server.conn import Conn, IdleTimer
 from server.events import Events
-from server.http import make_process_request, parse_id
+from server.http import make_process_request
 from server.lobby import Lobby
 from server.quotas import Book, Quotas
 from server.quotas import address_of as _address, is_loopback as _is_loopback
-from server.replays import Replays, TooOften
-from server.frames import NO_ROOM, NO_TOURNAMENT, Frames
+from server.replays import Replays
+from server.frames import NO_ROOM, Frames
 from server.roomtask import RoomTask, storage_changed
 from server.store import Store
 from server.tournaments import TournamentTask
@@ -95,7 +95,7 @@ class Settings:
         {"name": "十分钟赛 10-minute event", "every": 600, "hands": 4, "min_players": 2}])
 
 
-class App(Auth, Frames, Commands, Lobby, Events, Replays):
+class App(Auth, Frames, Commands, Lobby, Events, Replays, Api):
     def __init__(self, store: Store, settings: Settings | None = None):
         self.store = store
         store.on_fault = lambda fault: storage_changed(self, fault)  # rooms pause and resume
@@ -300,43 +300,6 @@ class App(Auth, Frames, Commands, Lobby, Events, Replays):
         task = self.where.get(pid)
         if isinstance(task, RoomTask):
             task.put(("disconnect", pid))
-
-    # -- HTTP ----------------------------------------------------------------------------------
-
-    async def api(self, path: str, address: str | None = None) -> tuple[int, object]:
-        """``address``: the client's (server.quotas.address_of), for the replays' rate."""
-        parts = path.strip("/").split("/")
-        if parts == ["api", "health"]:
-            return 200, {"ok": True, "rooms": len(self.rooms), "connections": len(self.conns)}
-        if parts == ["api", "rooms"]:
-            return 200, {"rooms": [r.summary for r in self.rooms.values() if r.summary is not None][:100]}
-        if parts == ["api", "tournaments"]:
-            return 200, {"tournaments": [t.summary for t in self.tournaments.values()][:100]}
-        if len(parts) == 3 and parts[:2] == ["api", "tournaments"] and parts[2] in self.tournaments:
-            task = self.tournaments[parts[2]]
-            await task.learn_names()
-            return 200, task.view(None)  # what anybody may see: public notices, no private sanction
-        if len(parts) == 3 and parts[:2] == ["api", "tournaments"]:
-            view = await self.closed_tournament_view(parts[2])
-            if view is not None:
-                return 200, view
-        if len(parts) == 3 and parts[:2] == ["api", "players"] and (p := await self.player_api(parts[2])):
-            return 200, p
-        if len(parts) == 3 and parts[:2] == ["api", "matches"] and (match_id := parse_id(parts[2])) is not None:
-            try:
-                m = await self.replay_file(match_id, address)
-            except TooOften:
-                return 429, {"error": "too_many_requests"}
-            if m is not None:
-                return 200, m
-        return 404, {"error": "not_found"}
-
-    async def _closed_tournament(self, conn: Conn, req: tuple, code) -> None:
-        """``tournament`` for one that is no longer in memory: its final view, once (nothing to follow)."""
-        view = await self.closed_tournament_view(code)
-        if view is None:
-            raise ProtocolError(NO_TOURNAMENT, "no such tournament")
-        self.reply(conn, req, {"t": "tournament", "tournament": view})
 
 
 async def run(host: str, port: int, db: str, settings: Settings | None = None, ready=None) -> None:

@@ -117,7 +117,7 @@ def tournament_create(app, conn, msg, req):
 
 def tournament(app, conn, msg, req):
     if msg.get("tournament") not in app.tournaments:
-        return app._closed_tournament(conn, req, msg.get("tournament"))
+        return app.closed_tournament(conn, req, msg.get("tournament"))
     app.follow(conn.player, app.find_tournament(msg), conn, req)
 
 

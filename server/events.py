@@ -141,3 +141,10 @@ class Events:
             old.put(("unfollow", pid))
         self.following[pid] = task
         task.put(("follow", pid, conn, req))
+
+    async def closed_tournament(self, conn: Conn, req: tuple, code) -> None:
+        """``tournament`` for one that is no longer in memory: its final view, once (nothing to follow)."""
+        view = await self.closed_tournament_view(code)
+        if view is None:
+            raise ProtocolError(NO_TOURNAMENT, "no such tournament")
+        self.reply(conn, req, {"t": "tournament", "tournament": view})

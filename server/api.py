@@ -1,0 +1,41 @@
+"""The HTTP API (GET /api/...; server.http serves it on the websocket port): the server's health, the
+public rooms and tournaments, a tournament as anybody may see it, a player's page, a finished match's
+replay file. A mixin of ``server.app.App``.
+"""
+
+from __future__ import annotations
+
+from server.http import parse_id
+from server.replays import TooOften
+
+
+class Api:
+    """Mixin of ``server.app.App``: the answers to GET /api/... ."""
+
+    async def api(self, path: str, address: str | None = None) -> tuple[int, object]:
+        """``address``: the client's (server.quotas.address_of), for the replays' rate."""
+        parts = path.strip("/").split("/")
+        if parts == ["api", "health"]:
+            return 200, {"ok": True, "rooms": len(self.rooms), "connections": len(self.conns)}
+        if parts == ["api", "rooms"]:
+            return 200, {"rooms": [r.summary for r in self.rooms.values() if r.summary is not None][:100]}
+        if parts == ["api", "tournaments"]:
+            return 200, {"tournaments": [t.summary for t in self.tournaments.values()][:100]}
+        if len(parts) == 3 and parts[:2] == ["api", "tournaments"] and parts[2] in self.tournaments:
+            task = self.tournaments[parts[2]]
+            await task.learn_names()
+            return 200, task.view(None)  # what anybody may see: public notices, no private sanction
+        if len(parts) == 3 and parts[:2] == ["api", "tournaments"]:
+            view = await self.closed_tournament_view(parts[2])
+            if view is not None:
+                return 200, view
+        if len(parts) == 3 and parts[:2] == ["api", "players"] and (p := await self.player_api(parts[2])):
+            return 200, p
+        if len(parts) == 3 and parts[:2] == ["api", "matches"] and (match_id := parse_id(parts[2])) is not None:
+            try:
+                m = await self.replay_file(match_id, address)
+            except TooOften:
+                return 429, {"error": "too_many_requests"}
+            if m is not None:
+                return 200, m
+        return 404, {"error": "not_found"}
