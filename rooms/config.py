@@ -41,6 +41,7 @@ class RoomConfig:
     idle_after: float = 1800.0  # a lobby with nothing happening is disposable after this
     abandon_after: float = 600.0  # a match whose humans are all gone is disposable after this
     table: bool = False  # a tournament table (Room.create_table): fixed seats, started by the server
+    ranked: bool = False  # finished matches change ratings (docs/ratings.md); quick matches always are
 
     def __post_init__(self):
         if self.type not in ROOM_TYPES:
@@ -61,6 +62,8 @@ class RoomConfig:
                     raise RoomError(BAD_CONFIG, f"{f.name} must be seconds in 0..86400, got {v!r}")
             if f.type == "int" and (type(v) is not int or not 0 <= v <= 88):
                 raise RoomError(BAD_CONFIG, f"{f.name} must be an int in 0..88, got {v!r}")
+        if self.table and self.ranked:
+            raise RoomError(BAD_CONFIG, "tournament tables are not rated")
         if self.claim_min > self.claim_time:
             raise RoomError(BAD_CONFIG, "claim_min must not exceed claim_time")
 

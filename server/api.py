@@ -5,6 +5,7 @@ replay file. A mixin of ``server.app.App``.
 
 from __future__ import annotations
 
+from server import profiles
 from server.http import parse_id
 from server.replays import TooOften
 
@@ -12,9 +13,12 @@ from server.replays import TooOften
 class Api:
     """Mixin of ``server.app.App``: the answers to GET /api/... ."""
 
-    async def api(self, path: str, address: str | None = None) -> tuple[int, object]:
-        """``address``: the client's (server.quotas.address_of), for the replays' rate."""
+    async def api(self, path: str, address: str | None = None, query: str = "") -> tuple[int, object]:
+        """``address``: the client's (server.quotas.address_of), for the replays' rate; ``query``: the
+        URL's query string (paging)."""
         parts = path.strip("/").split("/")
+        if (routed := await profiles.api(self, parts, query)) is not None:
+            return routed  # players and leaderboards (server.profiles)
         if parts == ["api", "health"]:
             return 200, {"ok": True, "rooms": len(self.rooms), "connections": len(self.conns)}
         if parts == ["api", "rooms"]:
@@ -29,8 +33,6 @@ class Api:
             view = await self.closed_tournament_view(parts[2])
             if view is not None:
                 return 200, view
-        if len(parts) == 3 and parts[:2] == ["api", "players"] and (p := await self.player_api(parts[2])):
-            return 200, p
         if len(parts) == 3 and parts[:2] == ["api", "matches"] and (match_id := parse_id(parts[2])) is not None:
             try:
                 m = await self.replay_file(match_id, address)

@@ -30,6 +30,7 @@ from server.conn import Conn, IdleTimer
 from server.events import Events
 from server.http import make_process_request
 from server.lobby import Lobby
+from server import profiles
 from server.quotas import Book, Quotas
 from server.quotas import address_of as _address, is_loopback as _is_loopback
 from server.replays import Replays
@@ -119,6 +120,7 @@ class App(Auth, Frames, Commands, Lobby, Events, Replays, Api):
         self.auth = AuthState(store, self.settings.attempts, self.settings.password_hasher)
         self.server, self.stopping = None, False
         self.tasks: list[asyncio.Task] = []
+        self.ratings = profiles.Ratings(store, self.loop)  # ratings, statistics, leaderboards
 
     def now(self) -> float:
         return self._epoch + self.loop.time()
@@ -143,6 +145,7 @@ class App(Auth, Frames, Commands, Lobby, Events, Replays, Api):
         self.tasks.append(self.loop.create_task(self.quick_loop(), name="quick match"))
         self.tasks.append(self.loop.create_task(self.housekeeping(), name="housekeeping"))
         self.tasks.append(self.loop.create_task(self.series_loop(), name="scheduled events"))
+        self.tasks.append(self.loop.create_task(self.ratings.catch_up(), name="ratings catch-up"))
         # Everything built so far lives as long as the server: keep it out of the collector's scans.
         gctune.tune()
         return self.server.sockets[0].getsockname()[1]
@@ -166,6 +169,7 @@ class App(Auth, Frames, Commands, Lobby, Events, Replays, Api):
         for r in rooms:
             r.put(("stop",))
         await asyncio.gather(*(r.task for r in rooms if r.task is not None), return_exceptions=True)
+        await self.ratings.settle()
         await self.store.close()
         log.info("stopped; %d rooms saved", len(rooms))
 

@@ -103,7 +103,8 @@ def make_process_request(app):
             return None  # the websocket handshake goes on
         if path.startswith("/api/"):
             ra = connection.remote_address
-            status, obj = await app.api(path, address_of(ra[0]) if ra else None)
+            query = request.path.partition("?")[2].partition("#")[0]
+            status, obj = await app.api(path, address_of(ra[0]) if ra else None, query)
             return json_response(status, obj)
         r = static_file(path)
         if r is not None:

@@ -99,7 +99,7 @@ class Lobby:
         for pid in p.players:
             self.where[pid] = PENDING
         try:
-            config = RoomConfig(type=p.type, **self.settings.quick_config)
+            config = RoomConfig(**{**self.settings.quick_config, "type": p.type, "ranked": True})  # rated
             task = await self.new_room(config, p.players[0], list(p.players), p.bots)
         except BaseException:
             for pid in p.players:

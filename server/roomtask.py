@@ -365,6 +365,9 @@ class RoomTask:
         for e in effects:
             if e["kind"] == "match_start":
                 self.matches[e["number"]]["id"] = await self.app.store.match_id(self.db_id, e["number"])
+            elif e["kind"] == "match_result":  # ratings and statistics, off this room's path
+                self.app.ratings.match_finished(self.matches.get(e["number"], {}).get("id"), self.room.config,
+                                                e["record"])
         for n in notices:
             if n["t"] == "reveal":
                 n["id"] = self.matches[n["match"]].get("id")  # GET /api/matches/<id>

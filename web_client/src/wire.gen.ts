@@ -23,6 +23,7 @@ export interface RoomConfig {
   idle_after: number;
   abandon_after: number;
   table: boolean;
+  ranked: boolean;
 }
 
 export interface Envelope {

@@ -1,0 +1,143 @@
+"""The rating and statistics tables (migration 5), on the store's aiosqlite connection (server.store).
+
+A finished match is taken in once (``matches.counted_at``), in one transaction: its players' ratings,
+their rows of history and their running totals. Reads are a few indexed rows, whatever the number of
+matches a player has played.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+
+from server import ratings as R
+from server.store_sql import transaction
+
+CURVE_POINTS = 200  # the rating curve of a room type keeps at most this many points (evenly picked)
+
+
+def count_match_sync(con: sqlite3.Connection, match_id: int, room_type: str, rated: bool,
+                     record: dict | None = None) -> bool:
+    """Take a finished match in (False if it was already, or has no result yet)."""
+    now = time.time()
+    with transaction(con):
+        row = con.execute("SELECT m.players, m.finished_at, m.counted_at, mr.record FROM matches m"
+                          " JOIN match_results mr ON mr.match_id = m.id WHERE m.id = ?"
+                          if record is None else
+                          "SELECT players, finished_at, counted_at, NULL FROM matches WHERE id = ?",
+                          (match_id,)).fetchone()
+        if row is None or row[2] is not None or row[1] is None:
+            return False
+        start_ids = json.loads(row[0])
+        if record is None:
+            record = json.loads(row[3])
+        finished = row[1]
+        con.execute("UPDATE matches SET counted_at = ? WHERE id = ?", (now, match_id))
+        seats = R.outcome(start_ids, record)
+        humans = [s.player for s in seats if s.player is not None]
+        new: dict = {}
+        if rated and humans:
+            q = ",".join("?" * len(humans))
+            current = {r[0]: (r[1], r[2]) for r in con.execute(
+                f"SELECT player_id, mu, sigma FROM ratings WHERE room_type = ? AND player_id IN ({q})",
+                [room_type, *humans])}
+            new = R.rate(seats, current)
+            con.executemany(
+                "INSERT INTO ratings (player_id, room_type, mu, sigma, score, matches, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, 1, ?) ON CONFLICT (player_id, room_type) DO UPDATE SET"
+                " mu = excluded.mu, sigma = excluded.sigma, score = excluded.score,"
+                " matches = matches + 1, updated_at = excluded.updated_at",
+                [(pid, room_type, mu, sigma, R.score_of(mu, sigma), now) for pid, (mu, sigma) in new.items()])
+        for s in seats:
+            if s.player is None:
+                continue
+            rating = R.score_of(*new[s.player]) if s.player in new else None
+            con.execute("INSERT OR IGNORE INTO player_matches (player_id, match_id, room_type, place, points,"
+                        " abandoned, rating, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        (s.player, match_id, room_type, s.place, s.points, int(s.abandoned), rating, finished))
+        hands = R.hand_stats(record)
+        for pid in set(humans) | hands.keys():
+            h = hands.get(pid) or R.HandStats()
+            seat = next((s for s in seats if s.player == pid), None)
+            con.execute(
+                "INSERT INTO player_stats (player_id, matches, place_sum, hands, wins, self_drawn, deal_ins, win_fan)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (player_id) DO UPDATE SET"
+                " matches = matches + excluded.matches, place_sum = place_sum + excluded.place_sum,"
+                " hands = hands + excluded.hands, wins = wins + excluded.wins,"
+                " self_drawn = self_drawn + excluded.self_drawn, deal_ins = deal_ins + excluded.deal_ins,"
+                " win_fan = win_fan + excluded.win_fan",
+                (pid, int(seat is not None), seat.place if seat else 0, h.hands, h.wins, h.self_drawn,
+                 h.deal_ins, h.win_fan))
+            con.executemany(
+                "INSERT INTO player_fans (player_id, fan, name_en, count) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT (player_id, fan) DO UPDATE SET count = count + excluded.count",
+                [(pid, name, name_en, n) for (name, name_en), n in h.fans.items()])
+    return True
+
+
+def uncounted_sync(con: sqlite3.Connection, limit: int) -> list[tuple[int, str]]:
+    """Finished matches not taken in yet (the room's config JSON with each), oldest first."""
+    return con.execute(
+        "SELECT m.id, r.config FROM matches m JOIN rooms r ON r.id = m.room_id"
+        " WHERE m.counted_at IS NULL AND m.finished_at IS NOT NULL ORDER BY m.id LIMIT ?", (limit,)).fetchall()
+
+
+def profile_sync(con: sqlite3.Connection, pid: str, page: int, per_page: int) -> dict:
+    """A player's ratings, statistics, most scored fans, one page of matches and rating curves."""
+    ratings = {r[0]: {"rating": round(r[1], 2), "mu": round(r[2], 3), "sigma": round(r[3], 3), "matches": r[4]}
+               for r in con.execute("SELECT room_type, score, mu, sigma, matches FROM ratings WHERE player_id = ?",
+                                    (pid,))}
+    st = con.execute("SELECT matches, place_sum, hands, wins, self_drawn, deal_ins, win_fan FROM player_stats"
+                     " WHERE player_id = ?", (pid,)).fetchone() or (0,) * 7
+    matches, place_sum, hands, wins, self_drawn, deal_ins, win_fan = st
+
+    def ratio(a, b, digits=3):
+        return round(a / b, digits) if b else None
+
+    stats = {"matches": matches, "hands": hands, "wins": wins, "win_rate": ratio(wins, hands),
+             "deal_in_rate": ratio(deal_ins, hands), "self_drawn_share": ratio(self_drawn, wins),
+             "average_fan": ratio(win_fan, wins, 2), "average_place": ratio(place_sum, matches, 2)}
+    fans = [{"fan": r[0], "name_en": r[1], "count": r[2]} for r in con.execute(
+        "SELECT fan, name_en, count FROM player_fans WHERE player_id = ? ORDER BY count DESC, fan LIMIT 10", (pid,))]
+    rows = con.execute(
+        "SELECT match_id, room_type, place, points, abandoned, rating, finished_at FROM player_matches"
+        " WHERE player_id = ? ORDER BY finished_at DESC, match_id DESC LIMIT ? OFFSET ?",
+        (pid, per_page, page * per_page)).fetchall()
+    listed = [{"id": r[0], "type": r[1], "place": r[2], "points": r[3], "abandoned": bool(r[4]),
+               "rating": None if r[5] is None else round(r[5], 2), "finished_at": r[6],
+               "replay": f"/api/matches/{r[0]}"} for r in rows]
+    curves: dict[str, list] = {}
+    for room_type in ratings:
+        pts = con.execute("SELECT finished_at, rating FROM player_matches INDEXED BY player_matches_recent"
+                          " WHERE player_id = ? AND room_type = ? AND rating IS NOT NULL ORDER BY finished_at",
+                          (pid, room_type)).fetchall()
+        if len(pts) > CURVE_POINTS:  # evenly picked, the last one always in
+            step = len(pts) / CURVE_POINTS
+            pts = [pts[int(i * step)] for i in range(CURVE_POINTS - 1)] + [pts[-1]]
+        curves[room_type] = [[round(t, 1), round(x, 2)] for t, x in pts]
+    return {"ratings": ratings, "stats": stats, "fans": fans, "curves": curves,
+            "matches": {"page": page, "per_page": per_page, "total": matches, "items": listed}}
+
+
+def leaderboard_sync(con: sqlite3.Connection, room_type: str, top: int) -> list[dict]:
+    """The ``top`` best rated players of a room type (deleted accounts left out)."""
+    rows = con.execute(
+        "SELECT r.player_id, p.name, r.score, r.matches FROM ratings r INDEXED BY ratings_board"
+        " JOIN players p ON p.id = r.player_id WHERE r.room_type = ? AND p.deleted_at IS NULL"
+        " ORDER BY r.score DESC, r.player_id LIMIT ?", (room_type, top)).fetchall()
+    return [{"rank": i + 1, "player": r[0], "name": r[1], "rating": round(r[2], 2), "matches": r[3]}
+            for i, r in enumerate(rows)]
+
+
+def position_sync(con: sqlite3.Connection, room_type: str, pid: str) -> dict | None:
+    """A player's own place on a room type's board (counted through the index), or None if unrated."""
+    row = con.execute("SELECT score, matches FROM ratings WHERE player_id = ? AND room_type = ?",
+                      (pid, room_type)).fetchone()
+    if row is None:
+        return None
+    (ahead,) = con.execute(
+        "SELECT COUNT(*) FROM ratings r JOIN players p ON p.id = r.player_id WHERE r.room_type = ?"
+        " AND p.deleted_at IS NULL AND (r.score > ? OR (r.score = ? AND r.player_id < ?))",
+        (room_type, row[0], row[0], pid)).fetchone()
+    return {"rank": ahead + 1, "player": pid, "rating": round(row[0], 2), "matches": row[1]}

@@ -1,0 +1,159 @@
+"""Ratings, history and statistics (docs/ratings.md): the openskill update from a match's ranking,
+abandoned = last, bots fixed, statistics from played matches, the profile and leaderboard APIs."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from openskill.models import PlackettLuce
+
+from rooms.config import RoomConfig
+from rooms.errors import RoomError
+from server import ratings as R
+from server.profiles import PER_PAGE
+from server.store_ratings import count_match_sync
+from tests.server.client import play
+from tests.server.conftest import FAST
+
+
+def record(ids, scores, hands=()):
+    return {"ids": ids, "scores": scores, "hands": list(hands)}
+
+
+def test_ranking_updates_ratings_as_openskill_plackett_luce_does():
+    start = ["pa", "pb", "pc", "pd"]
+    seats = R.outcome(start, record(start, [10, 40, -20, -30]))
+    assert [s.place for s in seats] == [2, 1, 3, 4]
+    current = {"pa": (30.0, 5.0)}  # pb, pc, pd are new
+    new = R.rate(seats, current)
+    model = PlackettLuce(mu=25.0, sigma=25.0 / 3, beta=25.0 / 6, tau=25.0 / 300)
+    want = model.rate([[model.rating(mu=30.0, sigma=5.0)]] + [[model.rating()] for _ in range(3)],
+                      ranks=[2, 1, 3, 4])
+    for pid, team in zip(start, want):
+        assert new[pid] == pytest.approx((team[0].mu, team[0].sigma))
+    assert new["pb"][0] > 25 > new["pd"][0]
+
+
+def test_a_player_who_abandoned_is_last_whatever_their_seat_scored():
+    start = ["pa", "pb", "pc", "pd"]
+    # pa left: a bot played the seat and won the most points.
+    seats = R.outcome(start, record(["bot-1", "pb", "pc", "pd"], [90, 10, -40, -60]))
+    assert [(s.player, s.place, s.abandoned) for s in seats] == [
+        ("pa", 4, True), ("pb", 1, False), ("pc", 2, False), ("pd", 3, False)]
+    new = R.rate(seats, {})
+    assert new["pa"][0] < 25 < new["pb"][0]
+
+
+def test_bots_take_part_at_a_fixed_rating_and_are_not_rated():
+    start = ["pa", "bot-1", "bot-2", "bot-3"]
+    seats = R.outcome(start, record(start, [30, 0, -10, -20]))
+    new = R.rate(seats, {})
+    assert list(new) == ["pa"] and new["pa"][0] > 25  # beating three bots raises a human
+    worse = R.rate(R.outcome(start, record(start, [-30, 0, 10, 20])), {})
+    assert worse["pa"][0] < 25
+    assert R.rate(R.outcome(["bot-1"] * 4, record(["bot-1"] * 4, [0] * 4)), {}) == {}
+
+
+def test_hand_statistics_count_wins_self_draws_deal_ins_and_fans():
+    ids = ["pa", "pb", "bot-1", "pc"]
+    fan = lambda name: [1, name, name + " en", 2, 1, []]  # noqa: E731
+    hands = [
+        {"ids": ids, "winner": 0, "discarder": 1, "self_drawn": False, "total": 10, "fans": [fan("平和"), fan("门前清")]},
+        {"ids": ids, "winner": 0, "discarder": None, "self_drawn": True, "total": 8, "fans": [fan("平和")]},
+        {"ids": ids, "winner": 2, "discarder": 3, "self_drawn": False, "total": 8, "fans": [fan("碰碰和")]},
+        {"ids": ids, "winner": None, "discarder": None, "self_drawn": False, "total": 0, "fans": [], "void": True},
+    ]
+    st = R.hand_stats(record(ids, [0] * 4, hands))
+    assert set(st) == {"pa", "pb", "pc"}
+    a = st["pa"]
+    assert (a.hands, a.wins, a.self_drawn, a.deal_ins, a.win_fan) == (3, 2, 1, 0, 18)
+    assert a.fans == {("平和", "平和 en"): 2, ("门前清", "门前清 en"): 1}
+    assert (st["pb"].deal_ins, st["pc"].deal_ins, st["pc"].wins) == (1, 1, 0)
+
+
+def test_tournament_tables_cannot_be_ranked_and_rooms_default_to_unranked():
+    assert RoomConfig().ranked is False
+    with pytest.raises(RoomError):
+        RoomConfig(table=True, hands=4, ranked=True)
+
+
+async def test_a_quick_match_rates_the_player_and_fills_history_and_statistics(server):
+    a = await server.client("json", name="Ann")
+    r = await a.request({"t": "quick", "type": "guobiao", "wait": 0})
+    assert r["t"] == "queued", r
+    await play(a, random.Random(5), lambda m: m.get("t") == "match_result", timeout=60)
+    reveal = await a.wait_for(lambda m: m.get("t") == "reveal")
+    await server.app.ratings.settle()
+    status, p = await server.app.api(f"/api/players/{a.player}")
+    assert status == 200
+    rating = p["ratings"]["guobiao"]
+    assert rating["matches"] == 1 and rating["rating"] != 0  # a new player is at 0 (mu - 3 sigma)
+    (m,) = p["matches"]["items"]
+    assert m["id"] == reveal["id"] and m["replay"] == f"/api/matches/{reveal['id']}" and m["rating"] == rating["rating"]
+    status, replay = await server.app.api(m["replay"])
+    assert status == 200 and a.player in replay["players"]
+    st = p["stats"]
+    assert st["matches"] == 1 and st["hands"] == 4 and st["average_place"] == m["place"]
+    # The statistics are those of the match's own hands.
+    mine = replay["players"].index(a.player)
+    wins = [h for h in replay["hands"] if h["winner"] == mine]
+    assert st["wins"] == len(wins)
+    assert st["deal_in_rate"] == round(sum(h["discarder"] == mine for h in replay["hands"]) / 4, 3)
+    assert p["curves"]["guobiao"][-1][1] == rating["rating"]
+    assert sum(f["count"] for f in p["fans"]) >= (1 if wins else 0)
+    # The leaderboard lists the player, with their own position.
+    status, board = await server.app.api("/api/leaderboard/guobiao", query=f"player={a.player}")
+    assert status == 200 and board["entries"][0]["player"] == a.player
+    assert board["you"] == {"rank": 1, "player": a.player, "rating": rating["rating"], "matches": 1}
+    # Taken in once: doing it again changes nothing.
+    con = server.app.store.db._conn
+    assert not await server.app.store._in_thread(count_match_sync, con, reveal["id"], "guobiao", True, None)
+
+
+@pytest.mark.parametrize("ranked", [False, True])
+async def test_a_private_room_is_rated_only_when_the_host_chose_ranked(server, ranked):
+    a = await server.client("json", name="Ann")
+    config = {**FAST, "ranked": True} if ranked else FAST  # absent: not ranked
+    assert (await a.request({"t": "create", "config": config}))["t"] == "snapshot"
+    for _ in range(3):
+        assert (await a.request({"t": "add_bot", "level": "random"}))["t"] == "ok"
+    assert (await a.request({"t": "ready"}))["t"] == "ok"
+    await play(a, random.Random(2), lambda m: m.get("t") == "match_result", timeout=60)
+    await server.app.ratings.settle()
+    _, p = await server.app.api(f"/api/players/{a.player}")
+    assert p["stats"]["matches"] == 1 and p["stats"]["hands"] == 4
+    assert list(p["ratings"]) == (["guobiao"] if ranked else [])
+    assert (p["matches"]["items"][0]["rating"] is not None) == ranked
+
+
+async def test_a_hidden_history_shows_no_statistics(server):
+    a = await server.client("json", name="Ann")
+    assert (await a.request({"t": "privacy", "hide_history": True}))["hide_history"] is True
+    _, p = await server.app.api(f"/api/players/{a.player}")
+    assert "stats" not in p and "matches" not in p
+
+
+async def test_leaderboard_is_ordered_and_paged_and_own_position_is_found(server):
+    store = server.app.store
+    con = store.db._conn
+
+    def seed():
+        import time
+
+        from server.store_sql import transaction
+        with transaction(con):
+            for i in range(130):
+                pid = f"p{i:04d}"
+                con.execute("INSERT INTO players (id, token_hash, name, created_at, last_seen) VALUES (?, ?, ?, 0, 0)",
+                            (pid, "unused:" + pid, f"P{i}"))
+                con.execute("INSERT INTO ratings VALUES (?, 'guobiao', ?, 1, ?, 1, ?)", (pid, i, i - 3, time.time()))
+    await store._in_thread(seed)
+    status, b0 = await server.app.api("/api/leaderboard/guobiao", query="player=p0003")
+    assert status == 200 and b0["total"] == 100 and len(b0["entries"]) == PER_PAGE
+    assert [e["player"] for e in b0["entries"][:2]] == ["p0129", "p0128"] and b0["entries"][0]["rank"] == 1
+    _, b4 = await server.app.api("/api/leaderboard/guobiao", query="page=4")
+    assert b4["entries"][-1]["rank"] == 100 and b4["entries"][-1]["player"] == "p0030"
+    assert b0["you"]["rank"] == 127 and b0["you"]["rating"] == 0  # beyond the top 100: still told
+    assert (await server.app.api("/api/leaderboard/guobiao", query="page=9"))[1]["entries"] == []
+    assert (await server.app.api("/api/leaderboard/nope"))[0] == 404
