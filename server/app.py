@@ -125,6 +125,14 @@ class App(Auth, Frames, Commands, Lobby, Events, Replays, Api):
     def now(self) -> float:
         return self._epoch + self.loop.time()
 
+    @property
+    def spectator_grace(self) -> float:
+        return self.settings.quotas.spectator_grace
+
+    @property
+    def linger(self) -> float:
+        return self.settings.linger
+
     # -- life cycle ----------------------------------------------------------------------------
 
     async def start(self, host: str = "127.0.0.1", port: int = 8765) -> int:

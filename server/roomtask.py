@@ -33,7 +33,7 @@ from server.taskfail import Failures
 from server.store import STORAGE, StorageError
 
 if TYPE_CHECKING:  # pragma: no cover
-    from server.app import App
+    from server.outbox import RoomOutbox
     from server.conn import Conn
 
 log = logging.getLogger("guobiao.room")
@@ -74,7 +74,7 @@ async def next_item(queue: asyncio.Queue, deadline: float | None, now: float) ->
 
 
 class RoomTask:
-    def __init__(self, app: App, db_id: int, room: Room, secret: bytes, log_length: int,
+    def __init__(self, app: RoomOutbox, db_id: int, room: Room, secret: bytes, log_length: int,
                  matches: dict[int, dict] | None = None):
         self.app = app
         self.db_id = db_id
@@ -108,7 +108,7 @@ class RoomTask:
     def _watcher_gone(self, pid: str) -> None:
         """A spectator who disconnected leaves after the grace, unless back by then (ghost watchers
         would get every message to the table for ever)."""
-        grace = self.app.settings.quotas.spectator_grace
+        grace = self.app.spectator_grace
         asyncio.get_running_loop().call_later(grace, self.put, ("watcher_gone", pid, grace))
 
     def put(self, item: tuple) -> None:
@@ -534,7 +534,7 @@ class RoomTask:
         self.app.room_gone(self)
 
 
-def storage_changed(app: App, fault: str | None) -> None:
+def storage_changed(app, fault: str | None) -> None:
     """The store began or stopped holding writes back (``Store.on_fault``): every room's members hear
     ``server/storage`` when it begins, and get a snapshot from their room once its writes landed."""
     for task in list(app.rooms.values()):

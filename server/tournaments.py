@@ -23,12 +23,12 @@ from server.roomtask import next_item, table_report
 from server.taskfail import Failures
 
 if TYPE_CHECKING:  # pragma: no cover
-    from server.app import App
+    from server.outbox import TournamentOutbox
 
 log = logging.getLogger("guobiao.tournament")
 
 class TournamentTask:
-    def __init__(self, app: App, db_id: int, tournament: Tournament, log_length: int, tables: dict[str, str]):
+    def __init__(self, app: TournamentOutbox, db_id: int, tournament: Tournament, log_length: int, tables: dict[str, str]):
         self.app = app
         self.db_id = db_id
         self.t = tournament
@@ -57,12 +57,12 @@ class TournamentTask:
     async def run(self) -> None:
         try:
             while True:
-                deadline = self.t.next_deadline() if self.over_at is None else self.over_at + self.app.settings.linger
+                deadline = self.t.next_deadline() if self.over_at is None else self.over_at + self.app.linger
                 item = await next_item(self.queue, self.failures.deadline(deadline), self.clock())
                 if item[0] == "stop":
                     return
                 if item[0] == "tick" and self.over_at is not None:
-                    if self.clock() >= self.over_at + self.app.settings.linger:
+                    if self.clock() >= self.over_at + self.app.linger:
                         self.app.tournament_gone(self)  # still in the database; out of the lists
                         return
                     continue

@@ -1,0 +1,65 @@
+"""What a room's or a tournament's task may ask of the server: send to members, answer frames, persist,
+and say that it changed or ended. ``server.app.App`` provides both; the tasks hold it as an outbox of
+these few members and use nothing else of it (tests/server/test_outbox.py checks both sides).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Mapping, Protocol, runtime_checkable
+
+if TYPE_CHECKING:  # pragma: no cover
+    from server.conn import Conn
+    from server.roomtask import RoomTask
+    from server.store import Store
+    from server.tournaments import TournamentTask
+
+
+@runtime_checkable
+class RoomOutbox(Protocol):
+    """What ``server.roomtask.RoomTask`` uses."""
+
+    store: Store  # persist: the room's log (write, append), its matches, closing it; paused while faulty
+    conns: Mapping[str, Conn]  # player -> their connection, for snapshots after a pause
+    spectator_grace: float  # seconds a disconnected spectator stays (server.quotas)
+
+    def now(self) -> float: ...
+
+    def deliver(self, pid: str, msg: dict) -> None:
+        """A push to a member (dropped if offline)."""
+
+    def reply(self, conn: Conn, req: tuple, msg: dict) -> None:
+        """The answer to a frame."""
+
+    async def display_names(self, ids: set[str]) -> dict[str, str]: ...
+
+    def members_changed(self, task: RoomTask, old: set, new: set) -> None:
+        """Report: who is in the room changed (the lobby's ``where``)."""
+
+    def room_gone(self, task: RoomTask) -> None:
+        """Report: the room closed (or stopped on a bug)."""
+
+
+@runtime_checkable
+class TournamentOutbox(Protocol):
+    """What ``server.tournaments.TournamentTask`` uses."""
+
+    store: Store  # persist: the tournament's log; its tables' logs read back
+    conns: Mapping[str, Conn]  # who is online (seated at once, or counted late)
+    rooms: Mapping[str, RoomTask]  # its tables' rooms, to hand them the referee's commands
+    linger: float  # seconds a finished tournament stays listed
+
+    def now(self) -> float: ...
+
+    def deliver(self, pid: str, msg: dict) -> None: ...
+
+    def reply(self, conn: Conn, req: tuple, msg: dict) -> None: ...
+
+    async def display_names(self, ids: set[str]) -> dict[str, str]: ...
+
+    async def new_table(self, tournament: TournamentTask, e) -> RoomTask:
+        """A table's room, made and registered (server.events)."""
+
+    def seat_table(self, task: RoomTask, e) -> None: ...
+
+    def tournament_gone(self, task: TournamentTask) -> None:
+        """Report: the tournament is no longer kept."""
