@@ -27,6 +27,7 @@ from server.attempts import AttemptLimits
 from server.auth import Auth, AuthState
 from server.commands import Commands
 from server.conn import Conn, IdleTimer
+from server.errors import NO_ROOM
 from server.events import Events
 from server.http import make_process_request
 from server.lobby import Lobby
@@ -34,7 +35,7 @@ from server import profiles
 from server.quotas import Book, Quotas
 from server.quotas import address_of as _address, is_loopback as _is_loopback
 from server.replays import Replays
-from server.frames import NO_ROOM, Frames
+from server.frames import Frames
 from server.roomtask import RoomTask, storage_changed
 from server.store import Store
 from server.tournaments import TournamentTask

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from server.conn import TokenBucket
+from server.errors import TOO_MANY_ATTEMPTS  # noqa: F401 (attempts.TOO_MANY_ATTEMPTS)
 
-TOO_MANY_ATTEMPTS = "auth/too_many_attempts"
 
 
 @dataclass

@@ -23,20 +23,14 @@ from server import accounts
 from server.attempts import TOO_MANY_ATTEMPTS, AttemptLimits, Attempts
 from server.codec import ProtocolError
 from server.conn import Conn
-from server.frames import ALREADY_SIGNED_IN, BAD_NAME, BAD_TOKEN
+from server.errors import (ALREADY_SIGNED_IN, BAD_CREDENTIALS, BAD_LOGIN, BAD_NAME, BAD_PASSWORD,  # noqa: F401
+                           BAD_TOKEN, CLAIMED, LOGIN_TAKEN, NO_SESSION, NOT_CLAIMED)
 from server.quotas import conn_address, is_loopback
 from server.roomtask import RoomTask
 from server.store_accounts import AccountStore
 
 log = logging.getLogger("guobiao.auth")
 
-BAD_LOGIN = "auth/bad_login"
-BAD_PASSWORD = "auth/bad_password"
-BAD_CREDENTIALS = "auth/bad_credentials"
-LOGIN_TAKEN = "auth/login_taken"
-CLAIMED = "auth/claimed"
-NOT_CLAIMED = "auth/not_claimed"
-NO_SESSION = "auth/no_session"
 CLOSE_REPLACED = 4001  # a newer connection of the same player took over
 CLOSE_REVOKED = 4004  # the connection's session was revoked
 CLOSE_DELETED = 4005  # the account was deleted

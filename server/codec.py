@@ -13,6 +13,8 @@ import math
 
 import msgpack
 
+from server.errors import BAD_FIELD, BAD_FRAME, BAD_MESSAGE, TOO_LARGE, UNKNOWN_TYPE  # noqa: F401 (codec.X)
+
 BINARY, TEXT = "msgpack", "json"
 
 MAX_FRAME = 4096  # bytes; websockets enforces it too (max_size), this guards direct callers
@@ -20,13 +22,6 @@ MAX_DEPTH = 6  # {"t": "act", "action": {...}} needs 2; rules maps need 3
 MAX_INT = 2**53 - 1  # safe in JavaScript, msgpack and SQLite alike
 MAX_ITEMS = 64  # per list or map
 MAX_STR = 1024  # characters per string
-
-# Wire error codes (DESIGN.md "Errors": wire errors). docs/protocol.md lists each one.
-BAD_FRAME = "protocol/bad_frame"  # not msgpack / not JSON / trailing bytes / not UTF-8
-TOO_LARGE = "protocol/too_large"  # over MAX_FRAME
-BAD_MESSAGE = "protocol/bad_message"  # decodes, but not a map with a string "t", or bad values
-BAD_FIELD = "protocol/bad_field"  # a known type with a missing field or one of the wrong type
-UNKNOWN_TYPE = "protocol/unknown_type"
 
 
 class ProtocolError(ValueError):

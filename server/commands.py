@@ -13,7 +13,7 @@ from rooms import text as policy
 from rooms.types import ROOM_TYPES
 from server import schema
 from server.codec import BAD_FIELD, UNKNOWN_TYPE, ProtocolError
-from server.frames import CHAT_BAD, CHAT_TOO_FAST, IN_ROOM, NOT_IN_ROOM, NOT_SIGNED_IN
+from server.errors import CHAT_BAD, CHAT_TOO_FAST, IN_ROOM, NOT_IN_ROOM, NOT_SIGNED_IN
 from server.roomtask import CHAT_MAX, RoomTask
 
 

@@ -17,7 +17,7 @@ from rooms.tournament.series import Series
 from rooms.tournament.tournament import Tournament
 from server.codec import BAD_FIELD, ProtocolError
 from server.conn import Conn
-from server.frames import NO_TOURNAMENT, TOO_MANY
+from server.errors import NO_TOURNAMENT, TOO_MANY_TOURNAMENTS
 from server.quotas import conn_address
 from server.roomtask import RoomTask
 from server.tournaments import TournamentTask
@@ -44,7 +44,7 @@ class Events:
         config = TournamentConfig.from_dict(cfg)  # TournamentError tournament/bad_config
         mine = sum(1 for x in self.tournaments.values() if x.t.organiser == pid and not x.t.over)
         if mine >= self.settings.max_organised:
-            raise ProtocolError(TOO_MANY, f"you already organise {mine} tournaments that are not over")
+            raise ProtocolError(TOO_MANY_TOURNAMENTS, f"you already organise {mine} tournaments that are not over")
         self.book.tournament_create(conn_address(conn), [x.id for x in self.tournaments.values() if not x.t.over])
         t = Tournament.create("t" + secrets.token_hex(4), config, pid, referee, secrets.token_bytes(32), self.now())
         task = await self.add_tournament(t, pid)

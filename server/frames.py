@@ -10,28 +10,13 @@ from collections import deque
 
 from rooms.errors import RoomError
 from server import codec
-from server.codec import BAD_FIELD, ProtocolError
+from server.codec import ProtocolError
+from server.errors import BAD_FIELD, INTERNAL, RATE_LIMITED
 from server.conn import Conn, IdleTimer
 
 log = logging.getLogger("guobiao.server")
 
 CLOSE_ABUSE = 4003  # too many rate-limited frames in a row
-# Server error codes besides codec's protocol/... (docs/protocol.md lists them all).
-RATE_LIMITED = "protocol/rate_limited"
-NOT_SIGNED_IN = "protocol/not_signed_in"
-ALREADY_SIGNED_IN = "protocol/already_signed_in"
-INTERNAL = "protocol/internal"
-BAD_NAME = "auth/bad_name"
-BAD_TOKEN = "auth/bad_token"
-NO_ROOM = "lobby/no_room"
-IN_ROOM = "lobby/in_room"
-NOT_IN_ROOM = "lobby/not_in_room"
-QUEUED = "lobby/queued"
-NOT_QUEUED = "lobby/not_queued"
-CHAT_TOO_FAST = "chat/too_fast"
-CHAT_BAD = "chat/bad_text"
-NO_TOURNAMENT = "lobby/no_tournament"
-TOO_MANY = "lobby/too_many_tournaments"
 
 SECRET_FIELDS = frozenset(("password", "new"))  # passwords (server.auth): never logged
 

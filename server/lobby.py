@@ -14,7 +14,7 @@ from rooms.room import Room
 from server import codec
 from server.codec import BAD_FIELD, ProtocolError
 from server.conn import Conn
-from server.frames import IN_ROOM, NO_ROOM, NOT_QUEUED, QUEUED
+from server.errors import IN_ROOM, NO_ROOM, NOT_QUEUED, QUEUED
 from server.quotas import check_timers, conn_address
 from server.roomtask import RoomTask, next_item
 

@@ -14,12 +14,9 @@ from dataclasses import dataclass, field
 
 from server.codec import ProtocolError
 from server.conn import TokenBucket
+from server.errors import (BAD_CONFIG, TOO_MANY_ACCOUNTS, TOO_MANY_ROOMS,  # noqa: F401 (quotas.X)
+                           TOO_MANY_TOURNAMENTS, TOO_OFTEN)
 
-TOO_OFTEN = "lobby/too_often"
-TOO_MANY_ROOMS = "lobby/too_many_rooms"
-TOO_MANY_ACCOUNTS = "auth/too_many_accounts"
-TOO_MANY_TOURNAMENTS = "lobby/too_many_tournaments"
-BAD_CONFIG = "room/bad_config"
 
 # The shortest timers (seconds) a player may ask for in ``create``: with every timer at 0 a room with
 # three bots played a 16-hand match as fast as the server could go. The defaults (rooms/config.py) are

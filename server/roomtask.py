@@ -29,7 +29,9 @@ from rooms.records import json_seed
 from rooms.room import PLAYING, Room, match_seed
 from rooms.text import disambiguate
 from server import codec, fair
+from server.errors import INTERNAL, NOT_IN_ROOM
 from server.taskfail import Failures
+from server.timedqueue import TimedQueue
 from server.store import STORAGE, StorageError
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -83,7 +85,7 @@ class RoomTask:
         self.id = room.id
         self.invite = room.info(True)["invite"]
         self.n = log_length  # rows already in the actions table
-        self.queue: asyncio.Queue = asyncio.Queue()
+        self.queue = TimedQueue()  # its ("tick",) comes at the room's next deadline
         self.matches: dict[int, dict] = dict(matches or {})  # number -> seed, salt, commitment
         self.match_no = max(self.matches, default=0)  # the last match whose commitment is recorded
         self.members: set[str] = set()
@@ -92,9 +94,6 @@ class RoomTask:
         self.task: asyncio.Task | None = None
         self.closed = False
         self.tournament = None  # (TournamentTask, table key) when the room is a tournament's table
-        self.idle = False  # the task waits on an empty queue: a play may be handled at once (put)
-        self._timer: asyncio.TimerHandle | None = None  # wakes the task at (or before) the room's deadline
-        self._timer_at = 0.0  # that deadline
         self.failures = Failures(log, "room", "room", self.id)
         self._inflight = 0  # plays handled at once (play_now) whose commit has not landed yet
         self._landed: asyncio.Future | None = None  # resolved when _inflight comes back to 0
@@ -122,7 +121,7 @@ class RoomTask:
                 _, _, conn, req, *_ = item
                 self.app.reply(conn, req, codec.error(e.code, e.message))
                 return
-        if item[0] == "cmd" and self.idle and self.queue.empty() and not self.closed and item[4]["t"] == "act":
+        if item[0] == "cmd" and self.queue.waiting and self.queue.empty() and not self.closed and item[4]["t"] == "act":
             self.play_now(item)
         else:
             self.queue.put_nowait(item)
@@ -148,7 +147,7 @@ class RoomTask:
         self._inflight += 1
         self.app.store.append(self.db_id, start, entries, effects,
                               lambda error: self._played(error, conn, req, entries, out))
-        self._arm(room.next_deadline(), self.app.now())
+        self.queue.arm(room.next_deadline(), self.app.now())  # the task waits on: its timer may move
 
     def _handle(self, pid: str, conn: Conn, req, cmd: dict, now: float) -> list | None:
         """``room.handle``; None when it refused the command (the error is answered here)."""
@@ -158,7 +157,7 @@ class RoomTask:
             self.app.reply(conn, req, codec.error(e.code, e.message))
         except Exception:
             log.exception("room %s: command %r from %s", self.id, cmd, pid)
-            self.app.reply(conn, req, codec.error("protocol/internal", "internal error"))
+            self.app.reply(conn, req, codec.error(INTERNAL, "internal error"))
         return None
 
     def _played(self, error: BaseException | None, conn: Conn, req, entries: list, out: list) -> None:
@@ -175,7 +174,7 @@ class RoomTask:
             if isinstance(error, StorageError):
                 self.app.reply(conn, req, codec.error(error.code, error.message))
             else:
-                self.app.reply(conn, req, codec.error("protocol/internal", "internal error"))
+                self.app.reply(conn, req, codec.error(INTERNAL, "internal error"))
             return
         self._report(entries)
         conn.cork()  # the sender's own update and its ok: one write
@@ -190,7 +189,7 @@ class RoomTask:
     async def run(self) -> None:
         try:
             while True:
-                item = await self._next_item()
+                item = await self.queue.next(self._deadline, self.app.now)
                 if item[0] == "stop":
                     return
                 try:
@@ -208,47 +207,10 @@ class RoomTask:
             log.exception("room %s stopped by a bug", self.id)
             self.app.room_gone(self)
         finally:
-            if self._timer is not None:
-                self._timer.cancel()
-                self._timer = None
+            self.queue.stop()
 
-    async def _next_item(self) -> tuple:
-        """What ``next_item(self.queue, room.next_deadline(), now)`` returns, with one timer per room that
-        is re-armed only when the deadline comes earlier than the one it was armed for (a deadline that
-        moved later wakes the task early once, and it waits on). A timer per queue item (asyncio.timeout)
-        cost a handle, a context and two heap operations among thousands of timers for every action."""
-        queue = self.queue
-        while True:
-            if not queue.empty():
-                item = queue.get_nowait()
-            else:
-                now = self.app.now()
-                deadline = self.failures.deadline(self.room.next_deadline())
-                if deadline is not None and deadline <= now:
-                    # Due at once (a room plays rooms.room.AUTO_PER_CALL automatic entries per call):
-                    # let the other rooms and connections run first.
-                    await asyncio.sleep(0)
-                    return ("tick",)
-                self._arm(deadline, now)
-                self.idle = True  # plays may be handled meanwhile (put)
-                try:
-                    item = await queue.get()
-                finally:
-                    self.idle = False
-            if item[0] != "wake":
-                return item
-
-    def _arm(self, deadline: float | None, now: float) -> None:
-        """Have the timer wake the task at ``deadline`` if it is not armed for that time or earlier."""
-        if deadline is not None and (self._timer is None or self._timer_at > deadline):
-            if self._timer is not None:
-                self._timer.cancel()
-            self._timer_at = deadline
-            self._timer = asyncio.get_running_loop().call_later(max(0.0, deadline - now), self._wake)
-
-    def _wake(self) -> None:
-        self._timer = None
-        self.queue.put_nowait(("wake",))
+    def _deadline(self) -> float | None:
+        return self.failures.deadline(self.room.next_deadline())
 
     async def _settle(self) -> None:
         """Wait until the plays handled at once have been committed (and their messages sent)."""
@@ -292,7 +254,7 @@ class RoomTask:
         if kind == "snapshot":
             _, pid, conn, req = item
             if pid not in self.members:
-                self.app.reply(conn, req, codec.error("lobby/not_in_room", "you are not in a room"))
+                self.app.reply(conn, req, codec.error(NOT_IN_ROOM, "you are not in a room"))
                 return
             self.send_snapshot(pid, conn, req)
             return
@@ -518,7 +480,7 @@ class RoomTask:
 
     def chat(self, pid: str, conn: Conn, req, text) -> None:
         if pid not in self.members:
-            self.app.reply(conn, req, codec.error("lobby/not_in_room", "you are not in a room"))
+            self.app.reply(conn, req, codec.error(NOT_IN_ROOM, "you are not in a room"))
             return
         shown = self._names_of(self.room.info(False)["seats"], sorted(self.members)).get(pid, conn.name)
         msg = {"t": "chat", "room": self.id, "from": pid, "name": shown, "text": text}

@@ -12,8 +12,8 @@ import logging
 from typing import Callable, Iterable
 
 from server import codec
+from server.errors import TASK_FAILED
 
-INTERNAL = "server/internal"
 RETRY = 1.0  # seconds before a failed deadline (tick) is tried again
 
 # Queue items that carry the sender's connection and request: (kind, player, conn, req, ...).
@@ -42,7 +42,7 @@ class Failures:
         try:
             if item[0] == "tick":
                 self.quiet_until = now + RETRY
-            msg = codec.error(INTERNAL, f"the {self.what} hit an error on the server; it goes on")
+            msg = codec.error(TASK_FAILED, f"the {self.what} hit an error on the server; it goes on")
             sender = None
             if item[0] in _ASKED:
                 sender = item[1]

@@ -50,10 +50,10 @@ async def host_to_discard(server, cs, task, rng):
             t.cancel()
         await asyncio.gather(*others, return_exceptions=True)
     for _ in range(100):  # the bots have answered: the room's task waits for the host
-        if task.idle and task.queue.empty():
+        if task.queue.waiting and task.queue.empty():
             break
         await asyncio.sleep(0.01)
-    assert task.idle
+    assert task.queue.waiting
     return m
 
 
@@ -143,7 +143,7 @@ async def test_disk_full_pauses_every_room_and_play_resumes_with_nothing_lost(se
     ends = await asyncio.gather(*(play(c, rng, lambda x: x.get("t") == "hand_result") for c in cs))
     assert ends[0]["record"] == ends[1]["record"]
     for _ in range(100):  # the last writes land
-        if not store._pending and task.idle:
+        if not store._pending and task.queue.waiting:
             break
         await asyncio.sleep(0.02)
     entries = logged(server.db, task.db_id)
@@ -248,7 +248,7 @@ def writable_again(db: Path) -> None:
 
 @pytest.mark.parametrize("what", ["directory", "not_a_database", "parent_is_a_file", "read_only"])
 def test_an_unwritable_database_at_start_exits_non_zero_with_one_line(tmp_path, what):
-    """The server does not start on a database it cannot use: it exits at once (aiosqlite's thread does
+    """The server does not start on a database it cannot use: it exits at once (the store's thread does
     not keep it alive) with one clear line and no traceback."""
     db = tmp_path / "g.db"
     if what == "directory":

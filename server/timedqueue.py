@@ -1,0 +1,63 @@
+"""A task's queue that also says when the task's deadline has come.
+
+``next(deadline, now)`` returns the next queue item, or ``("tick",)`` once ``deadline()`` (on the clock
+``now()`` reads) has passed with nothing queued. The deadline may move while the task waits; one timer
+is kept per queue and moved only when the deadline comes earlier than the time it is set for. A deadline
+that moved later wakes the waiting task early once, and it waits on (a timer per wait would put a new
+handle into the loop's heap of thousands of timers for every item).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+TICK = ("tick",)
+_WAKE = ("wake",)
+
+
+class TimedQueue(asyncio.Queue):
+    def __init__(self):
+        super().__init__()
+        self.waiting = False  # the task waits on the empty queue (and handles nothing meanwhile)
+        self._timer: asyncio.TimerHandle | None = None
+        self._timer_at = 0.0  # the deadline the timer is set for
+
+    async def next(self, deadline: Callable[[], float | None], now: Callable[[], float]) -> tuple:
+        while True:
+            if not self.empty():
+                item = self.get_nowait()
+            else:
+                t, due = now(), deadline()
+                if due is not None and due <= t:
+                    # Due at once (a room plays a bounded number of automatic entries per tick): let
+                    # the other tasks and connections run first.
+                    await asyncio.sleep(0)
+                    return TICK
+                self.arm(due, t)
+                self.waiting = True
+                try:
+                    item = await self.get()
+                finally:
+                    self.waiting = False
+            if item is not _WAKE:
+                return item
+
+    def stop(self) -> None:
+        """Cancel the timer (the task is ending)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def arm(self, due: float | None, now: float) -> None:
+        """Have the timer wake the waiting task at ``due``, unless it is set for that time or earlier (for
+        a deadline that moved while the task waits, without the task)."""
+        if due is not None and (self._timer is None or self._timer_at > due):
+            if self._timer is not None:
+                self._timer.cancel()
+            self._timer_at = due
+            self._timer = asyncio.get_running_loop().call_later(max(0.0, due - now), self._wake)
+
+    def _wake(self) -> None:
+        self._timer = None
+        self.put_nowait(_WAKE)
