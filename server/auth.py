@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import sqlite3
 import unicodedata
 
 from argon2 import PasswordHasher
@@ -98,9 +99,8 @@ class Auth:
                 try:
                     await self.store.add_player(pid, token, name, session, agent, address)
                     break
-                except Exception as e:  # an id collision (48 bits): try another
-                    if "UNIQUE" not in str(e):
-                        raise
+                except sqlite3.IntegrityError:  # an id collision (48 bits): try another
+                    continue
         elif msg["t"] == "resume":
             token = msg.get("token")
             if not accounts.valid_token(token):

@@ -1,5 +1,9 @@
 """Reconnects with the token: mid-turn, mid-claim-window; a stale socket replaced; stale answers."""
 
+import asyncio
+import sqlite3
+
+from server import accounts
 from tests.server.client import Client, prompt
 from tests.server.test_play import table
 
@@ -158,3 +162,26 @@ async def test_snapshot_has_seq_while_a_match_is_on(server):
     # In the lobby there is no match and no seq.
     lobby = await (await server.client(name="Lone")).request({"t": "create", "config": {"hands": 4}})
     assert "seq" not in lobby
+
+
+async def test_a_guest_whose_new_id_is_taken_gets_another(server, monkeypatch):
+    """A new player id (48 random bits) that is already in use is a constraint error of the database
+    (sqlite3.IntegrityError): sign-in draws another id instead of failing."""
+    a = await server.client(name="First")
+    ids = iter([a.player, "p" + "0" * 12])
+    monkeypatch.setattr(accounts, "new_player_id", lambda: next(ids))
+    b = await server.client(name="Second")
+    assert b.player == "p" + "0" * 12
+
+
+async def test_a_sign_in_whose_write_fails_otherwise_is_not_retried(server, monkeypatch, caplog):
+    """Only a taken id is drawn again: another failure of the write is reported, not looped on."""
+    async def broken(*args):
+        await asyncio.sleep(0.01)  # a retry loop would go on meanwhile, not block the test's loop
+        raise sqlite3.DatabaseError("UNIQUE in a message does not make it a collision")
+    monkeypatch.setattr(server.app.store, "add_player", broken)
+    c = await server.client()
+    r = await c.request({"t": "guest", "name": "Third"})
+    assert (r["t"], r["code"]) == ("error", "protocol/internal")
+    assert any("UNIQUE in a message" in repr(r.exc_info) for r in caplog.records)  # logged as a bug
+    caplog.clear()
