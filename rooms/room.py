@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import importlib
 from dataclasses import dataclass
 from typing import Callable, Mapping
 
@@ -32,7 +31,7 @@ from game.actions import (
 from game.rules import Rules
 from game.state import CLAIM as HAND_CLAIM
 from game.state import auto_action
-from rooms import clock, commands, errors as E
+from rooms import bot, bot_random, clock, commands, errors as E
 from rooms.config import LOBBY, PLAYING, RoomConfig
 from rooms.errors import NOT_TABLE, RoomError
 from rooms.invite import normalize
@@ -40,7 +39,6 @@ from rooms.messages import Outbound, RoomMessages
 from rooms.records import foul_offence, hand_record, match_record, void_hand_record
 
 AUTO = "auto"  # the 托管 policy as a seat occupant: a seat left during a match when bots are off
-BOT_MODULES = {"fan": "rooms.bot", "random": "rooms.bot_random"}
 # Game events the room never forwards: a claim answer is acknowledged by the room's own message.
 _DROPPED = frozenset(("response",))
 AUTO_PER_CALL = 4  # automatic entries per call; more wait for the next tick (zero timers never hold the caller)
@@ -75,17 +73,12 @@ def _check_keys(invite: str, secret: bytes) -> None:
         raise ValueError("secret: at least 16 random bytes from the server")
 
 
-def load_bot(level: str, rules: Rules | None = None) -> Callable[[dict], object] | None:
-    """The bot engineer's ``choose(view)`` for a level, or None when its module is not there. The fan
-    bot is told the room's rules: the view does not carry them."""
-    try:
-        module = importlib.import_module(BOT_MODULES[level])
-    except ModuleNotFoundError:
-        return None
-    choose = getattr(module, "choose", None)
-    if choose is not None and level == "fan" and rules is not None:
-        choose = functools.partial(choose, min_fan=rules.min_fan, check_wins=rules.false_win_penalty)
-    return choose
+def load_bot(level: str, rules: Rules | None = None) -> Callable[[dict], object]:
+    """The ``choose(view)`` of a bot level. The fan bot is told the room's rules: the view does not
+    carry them."""
+    if level == "fan" and rules is not None:
+        return functools.partial(bot.choose, min_fan=rules.min_fan, check_wins=rules.false_win_penalty)
+    return {"fan": bot.choose, "random": bot_random.choose}[level]  # rooms.config.BOT_LEVELS
 
 
 class Room(RoomMessages):
@@ -632,8 +625,6 @@ class Room(RoomMessages):
         """The bot's choice from its own view only, or None if it chose nothing legal (or failed)."""
         level = self.seats[p].bot
         choose = self._policies.get(level) or self._bot(level)
-        if choose is None:
-            return None
         view = self._view(p)
         try:
             a = choose(view)
@@ -643,7 +634,7 @@ class Room(RoomMessages):
             return None
         return action if action in self._legal(p) else None
 
-    def _bot(self, level: str) -> Callable | None:
+    def _bot(self, level: str) -> Callable:
         if level not in self._bots:
             self._bots[level] = load_bot(level, self.rules)
         return self._bots[level]

@@ -177,11 +177,7 @@ def test_dazhong_payments_are_the_fans():
 
 
 @pytest.mark.parametrize("level", ["fan", "random"])
-def test_the_real_bots_play_a_match_when_they_are_there(level):
-    from rooms.room import load_bot
-
-    if load_bot(level) is None:
-        pytest.skip(f"rooms/{'bot' if level == 'fan' else 'bot_random'}.py has no choose() yet")
+def test_the_real_bots_play_a_match(level):
     room = bots_room(level=level, policies={}, bot_delay=0)
     room.handle("alice", {"t": "start"}, 0)
     play_human(room, "alice", 1)
