@@ -21,7 +21,7 @@ from websockets.asyncio.server import serve
 from rooms.quickmatch import QuickMatch
 from rooms.room import Room
 from rooms.tournament.tournament import Tournament
-from server import codec, gctune
+from server import codec, gctune, wsconn
 from server.api import Api
 from server.attempts import AttemptLimits
 from server.auth import Auth, AuthState
@@ -141,7 +141,7 @@ class App(Auth, Frames, Commands, Lobby, Events, Replays, Api):
         lim = self.limits
         self.server = await serve(
             self.handler, host, port,
-            create_connection=MessageConnection,  # messages handled as they are read (server.wsconn)
+            create_connection=MessageConnection,  # tells when a connection is lost (server.wsconn)
             process_request=make_process_request(self),
             compression=None,  # permessage-deflate costs 2-3x CPU and memory for small frames
             max_size=lim.hard_max_frame,
@@ -282,15 +282,15 @@ class App(Auth, Frames, Commands, Lobby, Events, Replays, Api):
             del self.addresses[address]
 
     async def handler(self, ws) -> None:
-        """A connection's life: its messages are handled as they are read (``on_message``); this task
-        waits for the end, or closes the connection when no frame came for the idle timeout."""
+        """A connection's life: reads its messages and hands each to ``on_message`` at once (which
+        handles it or queues it behind an unanswered one); closes the connection when no frame came
+        for the idle timeout."""
         conn = Conn(ws, self.limits, self.loop.time())
         idle = IdleTimer(self.loop, lambda: self.limits.idle_timeout if conn.player else self.limits.signin_timeout)
         idle.wait()
         try:
-            ws.receive_with(lambda frame: self.on_message(conn, idle, frame))
             try:
-                await ws.wait_closed()
+                await wsconn.read(ws, lambda frame: self.on_message(conn, idle, frame))
             except asyncio.CancelledError:
                 if not idle.fired or asyncio.current_task().uncancel() > 0:
                     raise  # not (only) the idle timer: the server is stopping
@@ -298,7 +298,6 @@ class App(Auth, Frames, Commands, Lobby, Events, Replays, Api):
             if conn.worker is not None:  # a frame still being handled (a sign-in, a new room): let it end
                 await asyncio.wait((conn.worker,))
         finally:
-            ws.receive_with(None)
             idle.stop()
             self.on_close(conn)
 

@@ -2,10 +2,9 @@
 
 Every action replaces its room's game state, so at any moment about one state per table is young and
 alive. CPython's automatic young collections walked all of them, again and again, and found nothing to
-free: what the server makes is freed by reference counting alone (measured: young collections every
-100 ms found 88 objects in all in 3 minutes of play with drops and mass reconnects; the cycles a dropped
-connection leaves are broken where it closes, server.wsconn). Walking them cost about a tenth of the
-CPU under saturation, and pauses of 4-20 ms at 2,500 tables.
+free: what the server makes is freed by reference counting alone, except the few reference cycles
+websockets and asyncio leave behind a connection that dropped (docs/performance.md). Walking them all
+again and again would cost CPU in proportion to the number of tables, and pauses of milliseconds.
 
 So ``run`` only freezes (``gc.freeze``, constant time) every ``FREEZE_EVERY`` seconds: what was made
 since goes out of the collector's sight without being walked. Reference counting still frees it. A cycle

@@ -111,11 +111,10 @@ class FakeWS:
     remote_address = ("127.0.0.1", 0)
 
     def __init__(self):
-        from websockets.protocol import OPEN
+        from websockets.protocol import State
 
         self.transport = FakeTransport(self)
-        self.protocol = self
-        self.state = OPEN
+        self.state = State.OPEN
         self.writes: list = []
         self.queued: list = []
         self.drained = asyncio.Event()
