@@ -1,4 +1,4 @@
-"""SQLite persistence with aiosqlite: numbered migrations, players, rooms, the action log, matches.
+"""SQLite persistence: numbered migrations, players, rooms, the action log, matches.
 
 WAL with synchronous=NORMAL: a committed transaction survives a crash of the process (kill -9), which
 is what recovery needs; only a power cut may lose the last few. Every write is one explicit
@@ -7,7 +7,7 @@ transaction, so a room's new log rows and the results they produce land together
 Two connections: the action log is written on the event loop's own thread (``write``: a commit in WAL
 mode without fsync is a few page writes, cheaper than a trip to another thread and back, whose GIL
 hand-overs held every action up by tens of milliseconds under load); everything else, and the WAL
-checkpoints that copy the log into the database, run on aiosqlite's thread.
+checkpoints that copy the log into the database, run on a thread of their own (server.dbthread).
 """
 
 from __future__ import annotations
@@ -20,9 +20,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-import aiosqlite
-
 from server.accounts import new_session_id
+from server.dbthread import DbThread
 from server.store_sql import (STORAGE, StorageError, dumps, effect_sync, file_id, guarded_write, insert_rows,
                               rollback_sync, storage_fault, token_hash, transaction)
 
@@ -43,7 +42,7 @@ def migrations() -> list[tuple[int, Path]]:
 
 
 class Store:
-    def __init__(self, db: aiosqlite.Connection, log_con: sqlite3.Connection, path: str):
+    def __init__(self, db: DbThread, log_con: sqlite3.Connection, path: str):
         self.db = db
         self.log_con = log_con  # the event loop's thread only: the action log's writes (``write``)
         self.path = path
@@ -64,28 +63,26 @@ class Store:
     @classmethod
     async def open(cls, path: str | Path) -> Store:
         """The store on the database at ``path`` (created with its folder if need be). A database that
-        cannot be opened, read or written raises StorageError, with both connections closed: aiosqlite's
-        thread, left running, would keep the process alive."""
+        cannot be opened, read or written raises StorageError, with both connections closed."""
         path = str(path)
         if path == ":memory:":
             raise ValueError("the store needs a database file (its two connections share it)")
-        db: aiosqlite.Connection | None = None
+        db: DbThread | None = None
         log_con: sqlite3.Connection | None = None
         try:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
             # The log's connection first: a file that is no database, or cannot be opened, fails here
-            # before aiosqlite's thread is started. It waits for the other's short write transactions
+            # before the other's thread is started. It waits for the other's short write transactions
             # (timeout) rather than fail.
             log_con = sqlite3.connect(path, isolation_level=None, timeout=5.0)
             # Every statement's rows are read at once: a cursor left open would keep a read transaction open.
             log_con.execute("PRAGMA journal_mode=WAL").fetchall()
             log_con.execute("PRAGMA synchronous=NORMAL").fetchall()
             log_con.execute("PRAGMA foreign_keys=ON").fetchall()
-            # Checkpoints run on aiosqlite's thread (``_checkpoint``); this one, on the loop's thread, finds
+            # Checkpoints run on the other's thread (``_checkpoint``); this one, on the loop's thread, finds
             # the log already copied but for the last pages, and lets the next write start the WAL over.
             log_con.execute(f"PRAGMA wal_autocheckpoint={cls.CHECKPOINT_BACKSTOP}").fetchall()
-            db = await aiosqlite.connect(path, isolation_level=None)  # explicit BEGIN/COMMIT only
-            db.row_factory = aiosqlite.Row
+            db = await DbThread.connect(path, isolation_level=None)  # explicit BEGIN/COMMIT only
             await db.execute("PRAGMA synchronous=NORMAL")
             await db.execute("PRAGMA foreign_keys=ON")
             await db.execute("PRAGMA busy_timeout=5000")
@@ -113,8 +110,8 @@ class Store:
         return store
 
     async def _one(self, sql: str, args=()):
-        """The first row of a query, or None. Read in the same trip to aiosqlite's thread as the query
-        runs: a statement still open there between trips makes another coroutine's COMMIT fail."""
+        """The first row of a query, or None. Read in the same job as the query runs
+        (server.dbthread)."""
         rows = await self.db.execute_fetchall(sql, args)
         return rows[0] if rows else None
 
@@ -159,11 +156,11 @@ class Store:
 
     def _add_player_sync(self, player_id, token, name, session, user_agent, address) -> None:
         now = time.time()
-        with transaction(self.db._conn):
-            self.db._conn.execute(  # token_hash is no longer read (migration 4)
+        with transaction(self.db.con):
+            self.db.con.execute(  # token_hash is no longer read (migration 4)
                 "INSERT INTO players (id, token_hash, name, created_at, last_seen) VALUES (?, ?, ?, ?, ?)",
                 (player_id, "unused:" + player_id, name, now, now))
-            self.db._conn.execute(
+            self.db.con.execute(
                 "INSERT INTO sessions (token_hash, id, player_id, created_at, last_seen, user_agent, address)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (token_hash(token), session or new_session_id(), player_id, now, now, user_agent, address))
@@ -210,7 +207,7 @@ class Store:
         return room_id
 
     def _add_room_sync(self, code: str, config: dict, created_by: str | None, entries: list) -> int:
-        con = self.db._conn
+        con = self.db.con
         now = time.time()
         with transaction(con):
             # Row ids only grow (nothing is deleted): the room's rows will all come after the last one.
@@ -374,7 +371,7 @@ class Store:
             raise StorageError(f"{self.fault}: actions are refused until it can be written")
 
     async def _checkpoint(self) -> None:
-        """Copy the log's new pages into the database on aiosqlite's thread (PASSIVE: the log's writer
+        """Copy the log's new pages into the database on the other connection's thread (PASSIVE: the log's writer
         never waits for it). It always leaves the pages written while it ran, so the WAL file is not
         started over here: the log's connection does that at CHECKPOINT_BACKSTOP pages, when its own
         checkpoint finds only those few pages left to copy."""
@@ -447,11 +444,11 @@ class Store:
         return out
 
     async def _in_thread(self, fn, *args):
-        """Run ``fn(*args)`` on aiosqlite's connection thread as one job: nothing else runs on the
+        """Run ``fn(*args)`` on the connection's thread as one job: nothing else runs on the
         connection meanwhile, so a transaction inside ``fn`` cannot interleave with another coroutine's
         statements (two rooms committing at once used to collide: "cannot start a transaction within a
         transaction", and one's ROLLBACK undid the other's rows)."""
-        return await self.db._execute(fn, *args)
+        return await self.db.run(fn, *args)
 
     @guarded_write
     async def close_room(self, room_id: int) -> None:
@@ -505,7 +502,7 @@ class Store:
         return await self._in_thread(self._add_tournament_sync, code, created_by, entries)
 
     def _add_tournament_sync(self, code: str, created_by: str | None, entries: list) -> int:
-        con = self.db._conn
+        con = self.db.con
         with transaction(con):
             cur = con.execute("INSERT INTO tournaments (code, created_by, created_at) VALUES (?, ?, ?)",
                               (code, created_by, time.time()))
@@ -520,7 +517,7 @@ class Store:
         await self._in_thread(self._write_tournament_sync, tid, start, entries, list(tables))
 
     def _write_tournament_sync(self, tid: int, start: int, entries: list, tables: list) -> None:
-        con = self.db._conn
+        con = self.db.con
         with transaction(con):
             self._append_tournament(con, tid, start, entries, tables)
 

@@ -1,5 +1,5 @@
 """The account tables (migration 4): logins with their password hashes, sessions, the privacy flag,
-and the deletion that anonymises a player. Runs on the store's aiosqlite connection (server.store)."""
+and the deletion that anonymises a player. Runs on the store's thread connection (server.store, server.dbthread)."""
 
 from __future__ import annotations
 
@@ -46,8 +46,8 @@ class AccountStore:
 
     @guarded_write
     async def revoke(self, player_id: str, session: str) -> bool:
-        cur = await self.store.db.execute("DELETE FROM sessions WHERE player_id = ? AND id = ?", (player_id, session))
-        return cur.rowcount > 0
+        return await self.store.db.execute("DELETE FROM sessions WHERE player_id = ? AND id = ?",
+                                           (player_id, session)) > 0
 
     async def account(self, player_id: str):
         """name, login (None: a guest), hide_history, deleted_at; None for an unknown id."""
@@ -72,7 +72,7 @@ class AccountStore:
         return await self._in_thread(self._claim_sync, player_id, login, password_hash)
 
     def _claim_sync(self, player_id: str, login: str, password_hash: str) -> str | None:
-        con = self.store.db._conn
+        con = self.store.db.con
         with transaction(con):
             if con.execute("SELECT 1 FROM logins WHERE player_id = ?", (player_id,)).fetchone():
                 return "claimed"
@@ -93,7 +93,7 @@ class AccountStore:
         return await self._in_thread(self._set_password_sync, player_id, password_hash, keep_session)
 
     def _set_password_sync(self, player_id: str, password_hash: str, keep_session: str | None) -> int:
-        con = self.store.db._conn
+        con = self.store.db.con
         with transaction(con):
             con.execute("UPDATE logins SET password = ?, changed_at = ? WHERE player_id = ?",
                         (password_hash, time.time(), player_id))
@@ -113,7 +113,7 @@ class AccountStore:
         await self._in_thread(self._delete_sync, player_id)
 
     def _delete_sync(self, player_id: str) -> None:
-        con = self.store.db._conn
+        con = self.store.db.con
         with transaction(con):
             con.execute("DELETE FROM sessions WHERE player_id = ?", (player_id,))
             con.execute("DELETE FROM logins WHERE player_id = ?", (player_id,))

@@ -12,6 +12,7 @@ from contextlib import contextmanager
 import orjson
 
 from server.codec import ProtocolError
+from server.errors import STORAGE
 
 # Rows are compact JSON with sorted keys. orjson writes them about four times faster than json (a log
 # row per action); json takes what orjson refuses (integers past 64 bits, keys that are not strings)
@@ -30,7 +31,6 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-STORAGE = "server/storage"
 
 
 class StorageError(ProtocolError):
@@ -47,7 +47,7 @@ def storage_fault(e: BaseException) -> bool:
 
 
 def guarded_write(fn):
-    """A write on aiosqlite's connection: refused while writes are held back, and a failure of the
+    """A write on the store's thread connection (server.dbthread): refused while writes are held back, and a failure of the
     storage's (disk full...) is a StorageError, which the client hears as server/storage."""
     @functools.wraps(fn)
     async def write(self, *args, **kw):

@@ -21,10 +21,10 @@ async def test_schema_and_log(tmp_path):
     path = tmp_path / "sub" / "x.db"
     st = await Store.open(path)
     try:
-        (mode,) = await (await st.db.execute("PRAGMA journal_mode")).fetchone()
+        (mode,) = await st._one("PRAGMA journal_mode")
         assert mode == "wal"
-        assert (await (await st.db.execute("PRAGMA wal_autocheckpoint")).fetchone())[0] == 10000
-        (version,) = await (await st.db.execute("PRAGMA user_version")).fetchone()
+        assert (await st._one("PRAGMA wal_autocheckpoint"))[0] == 10000
+        (version,) = await st._one("PRAGMA user_version")
         assert version == len(S.migrations())
         assert await st.migrate() == version  # idempotent
         await st.add_player("p1", "ab" * 16, "Ann")
@@ -150,7 +150,7 @@ async def test_checkpoints_keep_the_wal_small_and_lose_nothing(tmp_path):
         # Without checkpoints it would hold a frame for every page written (4,000 and more); with them
         # it is started over once it passes the backstop, so its file stays at a few times that size.
         assert frames < 1_200, frames
-        assert st._checkpointer is not None  # the checkpoints ran on aiosqlite's thread
+        assert st._checkpointer is not None  # the checkpoints ran on the store's thread
     finally:
         await st.close()
     raw = sqlite3.connect(path)
@@ -161,8 +161,8 @@ async def test_checkpoints_keep_the_wal_small_and_lose_nothing(tmp_path):
 
 
 async def test_reads_and_transactions_on_the_shared_connection_do_not_collide(tmp_path):
-    # A query whose rows were fetched in a later trip to aiosqlite's thread left its statement open
-    # there meanwhile, and another coroutine's COMMIT failed ("SQL statements in progress").
+    # A query whose rows were fetched in a later job on the store's thread would leave its statement
+    # open there meanwhile, and another coroutine's COMMIT failed ("SQL statements in progress").
     st = await Store.open(tmp_path / "r.db")
     try:
         await st.add_player("p1", "ab" * 16, "Ann")
