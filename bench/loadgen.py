@@ -166,9 +166,9 @@ def busy_pct(before: dict, after: dict) -> dict[int, float]:
     return {c: 100 * (after[c][0] - before[c][0]) / max(1e-9, after[c][1] - before[c][1]) for c in after if c in before}
 
 
-def guobiao_argv(port: int, db: Path, rate: float | None = None) -> list[str]:
+def guobiao_argv(port: int, db: Path, rate: float | None = None, loop: str = "asyncio") -> list[str]:
     argv = [sys.executable, "-m", "server.cli", "serve", "--host", HOST, "--port", str(port), "--db", str(db),
-            "--log-level", "WARNING"]
+            "--log-level", "WARNING", "--loop", loop]
     if rate is not None:
         argv += ["--rate", str(rate)]
     return argv

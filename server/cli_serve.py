@@ -20,6 +20,9 @@ def register(sub) -> None:
     p.add_argument("--rate", type=float, default=None,
                    help="frames a second allowed per connection (default 10, bursts of 3 seconds' worth)")
     p.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
+    p.add_argument("--loop", default="asyncio", choices=("asyncio", "uvloop", "auto"),
+                   help="event loop: asyncio's own (the default), uvloop (pip install 'guobiao[uvloop]'), "
+                        "or auto: uvloop if it is installed")
     p.set_defaults(run=serve)
     b = sub.add_parser("backup", help="copy the database to DEST, safely while the server runs")
     b.add_argument("dest", help="the copy (replaced if it exists); restore it by serving it with --db")
@@ -37,17 +40,34 @@ def serve(args) -> int:
     def ready(port: int) -> None:
         host = f"[{args.host}]" if ":" in args.host else args.host
         print(f"Guobiao is serving on http://{host}:{port}/ (websocket: ws://{host}:{port}/ws)", flush=True)
-        print(f"database: {args.db}; stop with Ctrl-C", flush=True)
+        loop = "uvloop" if type(asyncio.get_running_loop()).__module__.startswith("uvloop") else "asyncio"
+        print(f"database: {args.db}; event loop: {loop}; stop with Ctrl-C", flush=True)
 
     try:
         settings = Settings()
         if args.rate is not None:
             settings.limits = Limits(rate=args.rate, burst=3 * args.rate)
-        asyncio.run(run(args.host, args.port, args.db, settings, ready=ready))
+        factory = loop_factory(args.loop)
+        with asyncio.Runner(loop_factory=factory) as runner:
+            runner.run(run(args.host, args.port, args.db, settings, ready=ready))
     except (OSError, StorageError) as e:
         print(f"serve: {e}", file=sys.stderr)
         return 2
     return 0
+
+
+def loop_factory(choice: str):
+    """The event loop for ``--loop``: None for asyncio's own. uvloop (libuv) runs the same code; on this
+    project's benchmark it made no difference beyond the noise (docs/performance.md "Public APIs only")."""
+    if choice == "asyncio":
+        return None
+    try:
+        import uvloop
+    except ImportError:
+        if choice == "uvloop":
+            raise OSError("--loop uvloop: uvloop is not installed (pip install 'guobiao[uvloop]')") from None
+        return None
+    return uvloop.new_event_loop
 
 
 def backup(args) -> int:
