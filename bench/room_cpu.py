@@ -187,6 +187,7 @@ class FakeWS:
         self.client = client
         self.transport = FakeTransport(client)
         self.protocol = FakeProtocol(client)
+        self.state = self.protocol.state  # what server.conn checks (websockets' public ``state``)
 
     def send_data(self) -> None:
         pass
