@@ -28,7 +28,7 @@ class AccountStore:
         return await self._in_thread(self._add_session_sync, player_id, token, user_agent, address)
 
     def _add_session_sync(self, player_id: str, token: str, user_agent: str | None, address: str | None) -> str:
-        con, sid, now = self.store.db._conn, new_session_id(), time.time()
+        con, sid, now = self.store.db.con, new_session_id(), time.time()
         with transaction(con):
             con.execute("INSERT INTO sessions (token_hash, id, player_id, created_at, last_seen, user_agent, address)"
                         " VALUES (?, ?, ?, ?, ?, ?, ?)", (token_hash(token), sid, player_id, now, now, user_agent, address))
