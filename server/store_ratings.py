@@ -14,7 +14,7 @@ import time
 from server import ratings as R
 from server.store_sql import transaction
 
-CURVE_POINTS = 200  # the rating curve of a room type keeps at most this many points (evenly picked)
+CURVE_POINTS = 200  # the rating curve of a room type: at most about this many points (every n-th match)
 
 
 def count_match_sync(con: sqlite3.Connection, match_id: int, room_type: str, rated: bool,
@@ -108,13 +108,14 @@ def profile_sync(con: sqlite3.Connection, pid: str, page: int, per_page: int) ->
                "rating": None if r[5] is None else round(r[5], 2), "finished_at": r[6],
                "replay": f"/api/matches/{r[0]}"} for r in rows]
     curves: dict[str, list] = {}
-    for room_type in ratings:
-        pts = con.execute("SELECT finished_at, rating FROM player_matches INDEXED BY player_matches_recent"
-                          " WHERE player_id = ? AND room_type = ? AND rating IS NOT NULL ORDER BY finished_at",
-                          (pid, room_type)).fetchall()
-        if len(pts) > CURVE_POINTS:  # evenly picked, the last one always in
-            step = len(pts) / CURVE_POINTS
-            pts = [pts[int(i * step)] for i in range(CURVE_POINTS - 1)] + [pts[-1]]
+    for room_type, r in ratings.items():
+        # Every step-th rated match and the last one, picked by SQLite from the covering index.
+        step = max(1, -(-r["matches"] // CURVE_POINTS))
+        pts = con.execute(
+            "SELECT finished_at, rating FROM (SELECT finished_at, rating, row_number() OVER (ORDER BY finished_at)"
+            " AS n FROM player_matches INDEXED BY player_matches_curve WHERE player_id = ? AND room_type = ?"
+            " AND rating IS NOT NULL) WHERE n % ? = 0 OR n = ? ORDER BY n",
+            (pid, room_type, step, r["matches"])).fetchall()
         curves[room_type] = [[round(t, 1), round(x, 2)] for t, x in pts]
     return {"ratings": ratings, "stats": stats, "fans": fans, "curves": curves,
             "matches": {"page": page, "per_page": per_page, "total": matches, "items": listed}}

@@ -31,6 +31,8 @@ CREATE TABLE player_matches (
     PRIMARY KEY (player_id, match_id)
 ) WITHOUT ROWID;
 CREATE INDEX player_matches_recent ON player_matches(player_id, finished_at DESC);
+-- The rating curve, read from the index alone (a player with 10,000 matches: no table lookups).
+CREATE INDEX player_matches_curve ON player_matches(player_id, room_type, finished_at, rating);
 
 -- Running totals (all room types): the statistics are ratios of these.
 CREATE TABLE player_stats (
