@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Mapping, Protocol, runtime_checkable
 
 if TYPE_CHECKING:  # pragma: no cover
     from server.conn import Conn
+    from server.profiles import Ratings
     from server.roomtask import RoomTask
     from server.store import Store
     from server.tournaments import TournamentTask
@@ -21,6 +22,7 @@ class RoomOutbox(Protocol):
     store: Store  # persist: the room's log (write, append), its matches, closing it; paused while faulty
     conns: Mapping[str, Conn]  # player -> their connection, for snapshots after a pause
     spectator_grace: float  # seconds a disconnected spectator stays (server.quotas)
+    ratings: Ratings  # report: a finished match, for ratings and statistics (server.profiles)
 
     def now(self) -> float: ...
 
