@@ -136,9 +136,9 @@ class ServerThread:
 @pytest.fixture
 def fast(monkeypatch):
     """Rooms created by the client get fast bots and short claim windows (the form does not send them)."""
-    import server.app as server_app
+    import server.lobby as server_lobby  # where a client's create and quick matches make their config
 
-    real = server_app.RoomConfig
+    real = server_lobby.RoomConfig
 
     class FastConfig:
         def __call__(self, **kw):
@@ -148,7 +148,7 @@ def fast(monkeypatch):
         def from_dict(d):
             return real.from_dict({**FAST, **d}) if isinstance(d, dict) else real.from_dict(d)
 
-    monkeypatch.setattr(server_app, "RoomConfig", FastConfig())
+    monkeypatch.setattr(server_lobby, "RoomConfig", FastConfig())
     return FAST
 
 
