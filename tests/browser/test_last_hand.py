@@ -8,7 +8,7 @@ from playwright.sync_api import expect
 
 from game.tiles import parse_tiles
 from game.wall import arrange_wall
-from tests.browser.helpers import TIMEOUT, add_bots, assert_inside_viewport, create_room, shot, sign_in
+from tests.browser.helpers import TIMEOUT, add_bots, assert_inside_viewport, create_room, shot, sign_in, to_final_ranking
 from tests.browser.test_results import OTHERS, OURS
 
 
@@ -51,4 +51,36 @@ def test_last_hands_result_shows_before_the_final_ranking(browser, server, fast,
     expect(result).to_have_count(0)
     expect(ranking.locator(".ranking li")).to_have_count(4)
     shot(page, artifacts, "last-hand-ranking")
+    ctx.close()
+
+
+def test_back_to_the_lobby_works_after_the_server_closed_the_finished_room(browser, server, fast, scripted_wall, artifacts):
+    """A final ranking left open: the server closes the idle room (30 min after the match, here at once);
+    "Back to the lobby" still leads to the lobby (it used to do nothing until a reload)."""
+    scripted_wall(arrange_wall([parse_tiles(OURS)] + [parse_tiles(h) for h in OTHERS]))
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
+    page = ctx.new_page()
+    sign_in(page, server.url, "Idle")
+    create_room(page, "guobiao", hands=4)
+    add_bots(page, 3)
+    page.click("[data-action=start]")
+    end = time.monotonic() + 120
+    while page.locator("[data-action=show-ranking]").count() == 0 and time.monotonic() < end:
+        for sel in ("[data-testid=actions] [data-action=win]", "[data-testid=hand-result] [data-action=continue]"):
+            b = page.locator(sel)
+            if b.count():
+                try:
+                    b.first.click(timeout=1000)
+                except Exception:
+                    pass
+        page.wait_for_timeout(100)
+    to_final_ranking(page, timeout=TIMEOUT)
+    room_id = page.evaluate("() => window.guobiao.state.room.id")
+    # What the room's tick does when the room has been idle for its idle_after.
+    server.call(server.app.rooms[room_id].dispose())
+    page.wait_for_timeout(300)
+    page.locator("[data-testid=match-result] button", has_text="Back to the lobby").click(timeout=2000)
+    expect(page.locator("[data-action=create]")).to_be_visible(timeout=TIMEOUT)
+    expect(page.locator("[data-testid=match-result]")).to_have_count(0)
+    shot(page, artifacts, "back-to-lobby-after-close")
     ctx.close()

@@ -202,6 +202,11 @@ export class App {
           // Our answer was refused (the table moved on): the snapshot says what we may do now.
           this.send({ t: "snapshot" });
         }
+        if (msg.code === "lobby/not_in_room" && this.state.room) {
+          // The server has no room for us (it closed it while we looked at the ranking): the lobby.
+          this.set({ ...this.state, room: null, you: null, game: null, clock: null, handResult: null, matchResult: null, confirmLeave: false });
+          this.send({ t: "rooms" });
+        }
         if (msg.code === "auth/bad_token") {
           // The server forgot us (a new database): sign in again under the same name. A claimed
           // account whose session was revoked signs in with its password instead (the first screen).

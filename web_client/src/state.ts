@@ -200,6 +200,10 @@ export function reduce(s: AppState, msg: ServerMessage, clientNow: number): AppS
           [msg.match]: { id: msg.id, seed: msg.seed, salt: msg.salt, commitment: msg.commitment },
         },
       };
+    case "closed":
+      // The server dropped the room (idle 30 min after a match, abandoned): we are in no room any more.
+      if (msg.room && n.room && msg.room !== n.room.id) return n;
+      return { ...n, room: null, you: null, game: null, clock: null, handResult: null, matchResult: null, confirmLeave: false };
     case "kicked":
     case "left":
       return { ...n, room: null, you: null, game: null, clock: null, handResult: null, matchResult: null, confirmLeave: false };

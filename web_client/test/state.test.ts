@@ -30,6 +30,15 @@ describe("reducing server messages", () => {
     expect(s.me!.login).toBe("ann.lee");
   });
 
+  it("a closed room (idle after its match) is left: the lobby, not a stale ranking", () => {
+    let s = reduce(signedIn(), { t: "snapshot", room: INFO.id, rseq: 1, n: 1, info: INFO, you: { id: "pA", seat: 0, host: true, hints: true }, game: null, clock: LOBBY_CLOCK, records: { matches: [], current: [] } }, 0);
+    s = reduce(s, { t: "closed", room: "r9999ffff", rseq: 1 }, 0);
+    expect(s.room!.id).toBe(INFO.id); // another room's message changes nothing
+    s = reduce(s, { t: "closed", room: INFO.id, rseq: 2 }, 0);
+    expect(s.room).toBe(null);
+    expect(s.matchResult).toBe(null);
+  });
+
   it("welcome, then a room's snapshot and messages", () => {
     let s = signedIn();
     expect(s.me).toEqual({ player: "pA", name: "Ann", token: "f".repeat(32), login: null });
