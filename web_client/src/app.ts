@@ -204,7 +204,7 @@ export class App {
         }
         if (msg.code === "lobby/not_in_room" && this.state.room) {
           // The server has no room for us (it closed it while we looked at the ranking): the lobby.
-          this.set({ ...this.state, room: null, you: null, game: null, clock: null, handResult: null, matchResult: null, confirmLeave: false });
+          this.set({ ...this.state, room: null, you: null, game: null, clock: null, handResult: null, matchResult: null, confirmLeave: false, roomGone: false });
           this.send({ t: "rooms" });
         }
         if (msg.code === "auth/bad_token") {
@@ -474,6 +474,12 @@ export class App {
   }
 
   leave(): void {
+    if (this.state.roomGone) {
+      // Nothing to tell the server: it closed the room already.
+      this.set({ ...this.state, room: null, you: null, game: null, clock: null, handResult: null, matchResult: null, roomGone: false });
+      this.send({ t: "rooms" });
+      return;
+    }
     this.send({ t: "leave" });
     if (this.state.confirmLeave) this.set({ ...this.state, confirmLeave: false });
   }

@@ -38,6 +38,7 @@ export interface AppState {
   tournamentErrors: Record<string, string>; // tournament id -> the error code its fetch got
   notices: Notice[]; // banners: public notices, your sanctions, a substitute taking your seat
   confirmLeave: boolean; // the "leave this room / match?" question is open
+  roomGone: boolean; // the server closed the room while its final ranking is still on screen
 }
 
 /** A banner that stays until dismissed (or replaced by newer ones). */
@@ -94,7 +95,7 @@ export function initialState(): AppState {
     clock: null, clockOffset: null, records: { matches: [], current: [] }, handResult: null, matchResult: null,
     reveals: {}, lastN: 0, needSnapshot: false, error: null, replaced: false, names: {}, chat: [],
     tournaments: [], tviews: {}, tables: {}, tournamentErrors: {}, notices: [],
-    confirmLeave: false,
+    confirmLeave: false, roomGone: false,
   };
 }
 
@@ -150,7 +151,7 @@ export function reduce(s: AppState, msg: ServerMessage, clientNow: number): AppS
       const you: You = msg.you;
       const game = msg.game ? fromSnapshot(msg.game) : null;
       return {
-        ...n, queued: null, room: info, you, game, clock: msg.clock,
+        ...n, queued: null, room: info, you, game, roomGone: false, clock: msg.clock,
         clockOffset: estimateOffset(n.clockOffset, msg.clock, clientNow),
         records: msg.records, names: { ...n.names, ...namesFrom(info) },
         needSnapshot: false,
@@ -203,6 +204,7 @@ export function reduce(s: AppState, msg: ServerMessage, clientNow: number): AppS
     case "closed":
       // The server dropped the room (idle 30 min after a match, abandoned): we are in no room any more.
       if (msg.room && n.room && msg.room !== n.room.id) return n;
+      if (n.matchResult) return { ...n, roomGone: true }; // the ranking stays until its reader leaves it
       return { ...n, room: null, you: null, game: null, clock: null, handResult: null, matchResult: null, confirmLeave: false };
     case "kicked":
     case "left":

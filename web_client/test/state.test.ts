@@ -34,9 +34,14 @@ describe("reducing server messages", () => {
     let s = reduce(signedIn(), { t: "snapshot", room: INFO.id, rseq: 1, n: 1, info: INFO, you: { id: "pA", seat: 0, host: true, hints: true }, game: null, clock: LOBBY_CLOCK, records: { matches: [], current: [] } }, 0);
     s = reduce(s, { t: "closed", room: "r9999ffff", rseq: 1 }, 0);
     expect(s.room!.id).toBe(INFO.id); // another room's message changes nothing
+    const ranked = { ...s, matchResult: { match: 0, ids: ["pA"], scores: [0], ranking: [], hands: [] } as any };
     s = reduce(s, { t: "closed", room: INFO.id, rseq: 2 }, 0);
     expect(s.room).toBe(null);
     expect(s.matchResult).toBe(null);
+    // A final ranking on screen stays there; the room is marked gone (Back to the lobby leaves locally).
+    const kept = reduce(ranked, { t: "closed", room: INFO.id, rseq: 2 }, 0);
+    expect(kept.matchResult).not.toBe(null);
+    expect(kept.roomGone).toBe(true);
   });
 
   it("welcome, then a room's snapshot and messages", () => {

@@ -214,7 +214,7 @@ export function MatchResultView({ s }: { s: AppState }) {
         </ol>
         <Scoreboard s={s} hands={rec.hands} ids={rec.ids} />
         <div class="row wrap">
-          {seated && !s.room?.table ? <button type="button" class="primary" data-action="rematch" onClick={() => app.rematch()}>{t("rematch")}</button> : null}
+          {seated && !s.room?.table && !s.roomGone ? <button type="button" class="primary" data-action="rematch" onClick={() => app.rematch()}>{t("rematch")}</button> : null}
           {tournament ? (
             <button type="button" class="primary" data-action="back-to-tournament" onClick={() => { app.leave(); app.navigate(`tournament=${tournament}`); }}>
               {t("backToTournament")}
