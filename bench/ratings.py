@@ -106,7 +106,7 @@ async def bench(matches: int, history: int) -> dict:
                 con.execute("UPDATE player_stats SET matches = matches + ? WHERE player_id = ?", (len(rows), PLAYER))
                 con.execute("UPDATE ratings SET matches = matches + ? WHERE player_id = ?", (len(rows), PLAYER))
 
-        await store._in_thread(seed_history, store.db._conn)
+        await store._in_thread(seed_history, store.db.con)
         base = {"player": PLAYER, "name": "Bench", "hide_history": False, "deleted": False}
         times = []
         for _ in range(20):

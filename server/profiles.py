@@ -43,7 +43,7 @@ class Ratings:
 
     async def _count(self, match_id: int, room_type: str, is_rated: bool, record: dict | None) -> None:
         try:
-            done = await self.store._in_thread(count_match_sync, self.store.db._conn, match_id, room_type,
+            done = await self.store._in_thread(count_match_sync, self.store.db.con, match_id, room_type,
                                                is_rated, record)
         except Exception:  # left uncounted: the next start takes it in (catch_up)
             log.exception("match %d: ratings and statistics not updated", match_id)
@@ -55,7 +55,7 @@ class Ratings:
         """Take in finished matches that were not (the server stopped first, or they predate migration 5)."""
         n = 0
         while True:
-            rows = await self.store._in_thread(uncounted_sync, self.store.db._conn, batch)
+            rows = await self.store._in_thread(uncounted_sync, self.store.db.con, batch)
             if not rows:
                 return n
             for match_id, config in rows:
@@ -77,7 +77,7 @@ class Ratings:
         if base["hide_history"]:
             return base
         page = _page(query)
-        data = await self.store._in_thread(profile_sync, self.store.db._conn, base["player"], page, PER_PAGE)
+        data = await self.store._in_thread(profile_sync, self.store.db.con, base["player"], page, PER_PAGE)
         return {**base, **data}
 
     async def leaderboard(self, room_type: str, query: str) -> tuple[int, dict]:
@@ -86,14 +86,14 @@ class Ratings:
         page = _page(query)
         cached = self.boards.get(room_type)
         if cached is None or self.loop.time() - cached[0] > BOARD_TTL:
-            top = await self.store._in_thread(leaderboard_sync, self.store.db._conn, room_type, BOARD_TOP)
+            top = await self.store._in_thread(leaderboard_sync, self.store.db.con, room_type, BOARD_TOP)
             cached = self.boards[room_type] = (self.loop.time(), top)
         top = cached[1]
         out = {"type": room_type, "page": page, "per_page": PER_PAGE, "total": len(top),
                "entries": top[page * PER_PAGE:(page + 1) * PER_PAGE], "you": None}
         pid = parse_qs(query).get("player", [""])[0]
         if 0 < len(pid) <= 32 and pid.isascii() and pid.isalnum():
-            out["you"] = await self.store._in_thread(position_sync, self.store.db._conn, room_type, pid)
+            out["you"] = await self.store._in_thread(position_sync, self.store.db.con, room_type, pid)
         return 200, out
 
 

@@ -107,7 +107,7 @@ async def test_a_quick_match_rates_the_player_and_fills_history_and_statistics(s
     assert status == 200 and board["entries"][0]["player"] == a.player
     assert board["you"] == {"rank": 1, "player": a.player, "rating": rating["rating"], "matches": 1}
     # Taken in once: doing it again changes nothing.
-    con = server.app.store.db._conn
+    con = server.app.store.db.con
     assert not await server.app.store._in_thread(count_match_sync, con, reveal["id"], "guobiao", True, None)
 
 
@@ -136,7 +136,7 @@ async def test_a_hidden_history_shows_no_statistics(server):
 
 async def test_leaderboard_is_ordered_and_paged_and_own_position_is_found(server):
     store = server.app.store
-    con = store.db._conn
+    con = store.db.con
 
     def seed():
         import time
