@@ -1,4 +1,4 @@
-"""The rating and statistics tables (migration 5), on the store's aiosqlite connection (server.store).
+"""The rating and statistics tables (migration 5), on the store's thread connection (server.store, server.dbthread).
 
 A finished match is taken in once (``matches.counted_at``), in one transaction: its players' ratings,
 their rows of history and their running totals. Reads are a few indexed rows, whatever the number of

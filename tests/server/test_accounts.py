@@ -190,7 +190,7 @@ async def test_changing_the_password_revokes_the_other_sessions(srv):
 
 
 async def test_passwords_are_never_logged(srv, caplog, monkeypatch):
-    caplog.set_level(logging.DEBUG)  # the server's own loggers and aiosqlite's, at their most verbose
+    caplog.set_level(logging.DEBUG)  # the server's own loggers, at their most verbose
     caplog.set_level(logging.WARNING, logger="websockets")  # as `guobiao serve` sets it (frames at DEBUG)
     secrets = ["first secret pw", "second secret pw", "third secret pw"]
     a = await claimed(srv, password=secrets[0])
