@@ -5,7 +5,7 @@ replay file. A mixin of ``server.app.App``.
 
 from __future__ import annotations
 
-from server import profiles
+from server import listing, profiles
 from server.http import parse_id
 from server.replays import TooOften
 
@@ -22,9 +22,9 @@ class Api:
         if parts == ["api", "health"]:
             return 200, {"ok": True, "rooms": len(self.rooms), "connections": len(self.conns)}
         if parts == ["api", "rooms"]:
-            return 200, {"rooms": [r.summary for r in self.rooms.values() if r.summary is not None][:100]}
+            return 200, listing.rooms(self.rooms.values())
         if parts == ["api", "tournaments"]:
-            return 200, {"tournaments": [t.summary for t in self.tournaments.values()][:100]}
+            return 200, listing.tournaments(self.tournaments.values())
         if len(parts) == 3 and parts[:2] == ["api", "tournaments"] and parts[2] in self.tournaments:
             task = self.tournaments[parts[2]]
             await task.learn_names()

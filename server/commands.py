@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from rooms import text as policy
 from rooms.types import ROOM_TYPES
-from server import schema
+from server import listing, schema
 from server.codec import BAD_FIELD, UNKNOWN_TYPE, ProtocolError
 from server.errors import CHAT_BAD, CHAT_TOO_FAST, IN_ROOM, NOT_IN_ROOM, NOT_SIGNED_IN
 from server.roomtask import CHAT_MAX, RoomTask
@@ -51,8 +51,7 @@ def room_command(app, conn, msg, req):
 
 
 def rooms(app, conn, msg, req):
-    listed = [r.summary for r in app.rooms.values() if r.summary is not None]
-    app.reply(conn, req, {"t": "rooms", "rooms": listed[:100]})
+    app.reply(conn, req, {"t": "rooms", **listing.rooms(app.rooms.values(), msg.get("q"), msg.get("page"))})
 
 
 def snapshot(app, conn, msg, req):
@@ -107,8 +106,8 @@ def quick_cancel(app, conn, msg, req):
 
 
 def tournaments(app, conn, msg, req):
-    items = sorted(app.tournaments.values(), key=lambda x: x.summary.get("next_start") or 0)
-    app.reply(conn, req, {"t": "tournaments", "tournaments": [x.summary for x in items][:100]})
+    found = listing.tournaments(app.tournaments.values(), msg.get("q"), msg.get("page"))
+    app.reply(conn, req, {"t": "tournaments", **found})
 
 
 def tournament_create(app, conn, msg, req):

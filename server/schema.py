@@ -18,7 +18,7 @@ LOBBY_FIELDS = {
     "resume": {"token": req(TEXT)},
     "login": {"login": req(TEXT), "password": req(TEXT)},
     "ping": {},
-    "rooms": {},
+    "rooms": {"q": opt(TEXT), "page": opt(INT)},
     "create": {"config": opt(MAP)},
     # join and watch also go to the room: its fields, and the room's id to find it by.
     "join": {**ROOM_FIELDS["join"], "room": opt(TEXT)},
@@ -28,7 +28,7 @@ LOBBY_FIELDS = {
     "snapshot": {},
     "history": {"page": opt(INT)},
     "chat": {"text": req(TEXT)},
-    "tournaments": {},
+    "tournaments": {"q": opt(TEXT), "page": opt(INT)},
     "tournament": {"tournament": req(TEXT)},
     "tournament_create": {"config": req(MAP)},
     "tournament_cmd": {"tournament": req(TEXT), "cmd": req(MAP)},

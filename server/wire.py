@@ -665,7 +665,10 @@ class DeletedMsg(Envelope):
 
 class RoomsMsg(Envelope):
     t: Literal["rooms"]
-    rooms: list[RoomSummary]
+    rooms: list[RoomSummary]  # ranked (server/listing.py), one page
+    page: int
+    pages: int
+    total: int
 
 
 class QueuedMsg(Envelope):
@@ -751,7 +754,10 @@ class ChatMsg(Envelope):
 
 class TournamentsMsg(Envelope):
     t: Literal["tournaments"]
-    tournaments: list[TournamentSummary]
+    tournaments: list[TournamentSummary]  # ranked, scheduled events first (server/listing.py), one page
+    page: int
+    pages: int
+    total: int
 
 
 class TournamentMsg(Envelope):

@@ -671,6 +671,9 @@ export interface RoomsMsg {
   rseq?: number;
   t: "rooms";
   rooms: RoomSummary[];
+  page: number;
+  pages: number;
+  total: number;
 }
 
 export interface QueuedMsg {
@@ -813,6 +816,9 @@ export interface TournamentsMsg {
   rseq?: number;
   t: "tournaments";
   tournaments: TournamentSummary[];
+  page: number;
+  pages: number;
+  total: number;
 }
 
 export interface TournamentMsg {
@@ -931,6 +937,8 @@ export interface PingCommand {
 export interface RoomsCommand {
   t: "rooms";
   id?: number;
+  q?: string;
+  page?: number;
 }
 
 export interface CreateCommand {
@@ -987,6 +995,8 @@ export interface ChatCommand {
 export interface TournamentsCommand {
   t: "tournaments";
   id?: number;
+  q?: string;
+  page?: number;
 }
 
 export interface TournamentCommand {
