@@ -179,7 +179,7 @@ describe("reducing tournament messages", () => {
       id: "t1a2b3c4d", name: "Spring cup", type: "guobiao", state: "registering", players: 2, max_players: 64,
       sessions: 1, session: null, next_start: null, organiser: "pA",
     };
-    s = reduce(s, { t: "tournaments", tournaments: [summary] }, 0);
+    s = reduce(s, { t: "tournaments", tournaments: [summary], page: 0, pages: 1, total: 1 }, 0);
     expect(s.tournaments).toHaveLength(1);
     s = reduce(s, { t: "tournament", tournament: view({ names: { pB: "Bo" } }) }, 0);
     expect(s.tviews.t1a2b3c4d.config.name).toBe("Spring cup");
