@@ -474,7 +474,7 @@ class RoomTask:
         pages = max(1, -(-len(done) // HISTORY_PAGE))
         end = len(done) - page * HISTORY_PAGE
         chosen = done[max(0, end - HISTORY_PAGE):max(0, end)][::-1]
-        return {"t": "history", "room": self.id, "page": page, "pages": pages, "matches": [
+        return {"t": "history", "room": self.id, "page": page, "pages": pages, "total": len(done), "matches": [
             {"match": r["match"], "id": self.matches.get(r["match"], {}).get("id"), "ids": r["ids"],
              "scores": r["scores"], "ranking": r["ranking"], "void": r["void"]} for r in chosen]}
 

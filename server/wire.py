@@ -414,16 +414,20 @@ class Placing(TypedDict):
     score: int
 
 
-class MatchRecord(TypedDict):
-    match: int
+class MatchSummary(TypedDict):
+    match: int  # the room's match number
     ids: list[str]  # the player at each seat
     scores: list[int]
     ranking: list[Placing]
+    void: bool
+    id: NotRequired[int | None]  # in ``history``: GET /api/matches/<id>
+
+
+class MatchRecord(MatchSummary):
     hands: list[HandRecord]
     seed: Any
     rules: dict[str, Any]
     actions: NotRequired[list[Any]]  # not in a snapshot's records (GET /api/matches/<id> has them)
-    void: bool
     no_win: list[bool]
     log_format: int  # how to read ``actions`` (game.match.replay_step)
 
@@ -431,15 +435,6 @@ class MatchRecord(TypedDict):
 class Records(TypedDict):
     matches: list[MatchRecord]  # the match just finished (in the lobby after it), else none
     current: list[HandRecord]
-
-
-class MatchSummary(TypedDict):
-    match: int  # the room's match number
-    id: int | None  # GET /api/matches/<id>
-    ids: list[str | None]
-    scores: list[int]
-    ranking: list[Placing]
-    void: bool
 
 
 class You(TypedDict):
@@ -663,12 +658,15 @@ class DeletedMsg(Envelope):
     player: str
 
 
-class RoomsMsg(Envelope):
-    t: Literal["rooms"]
-    rooms: list[RoomSummary]  # ranked (server/listing.py), one page
+class Page(Envelope):  # a list in pages (from 0)
     page: int
     pages: int
     total: int
+
+
+class RoomsMsg(Page):
+    t: Literal["rooms"]
+    rooms: list[RoomSummary]  # ranked (server/listing.py), one page
 
 
 class QueuedMsg(Envelope):
@@ -752,12 +750,9 @@ class ChatMsg(Envelope):
     text: str
 
 
-class TournamentsMsg(Envelope):
+class TournamentsMsg(Page):
     t: Literal["tournaments"]
     tournaments: list[TournamentSummary]  # ranked, scheduled events first (server/listing.py), one page
-    page: int
-    pages: int
-    total: int
 
 
 class TournamentMsg(Envelope):
@@ -794,12 +789,10 @@ class PongMsg(Envelope):
     t: Literal["pong"]
 
 
-class HistoryMsg(Envelope):
+class HistoryMsg(Page):
     t: Literal["history"]
     room: str
     matches: list[MatchSummary]  # newest first
-    page: int
-    pages: int
 
 
 class ErrorMsg(Envelope):

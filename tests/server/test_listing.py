@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from types import SimpleNamespace
 
 from server import listing
@@ -25,6 +26,10 @@ async def test_quotas_per_account_and_address_for_accounts_rooms_and_tournaments
         assert (await c.request({"t": "create", "config": {"hands": 4}}))["t"] == "snapshot"
         assert (await d.request({"t": "create", "config": {"hands": 4}}))["t"] == "snapshot"
         assert (await b.request({"t": "leave"}))["t"] == "ok"  # r1 closes: A and the address get it back
+        for _ in range(200):
+            if r1["room"] not in s.app.rooms:
+                break
+            await asyncio.sleep(0.01)
         assert (await a.request({"t": "create", "config": {"hands": 4}}))["t"] == "snapshot"
         r = await b.request({"t": "create", "config": {"hands": 4}})  # three open from the address
         assert r["code"] == "lobby/too_many_rooms"

@@ -404,16 +404,26 @@ export interface Placing {
   score: number;
 }
 
+export interface MatchSummary {
+  match: number;
+  ids: string[];
+  scores: number[];
+  ranking: Placing[];
+  void: boolean;
+  id?: number | null;
+}
+
 export interface MatchRecord {
   match: number;
   ids: string[];
   scores: number[];
   ranking: Placing[];
+  void: boolean;
+  id?: number | null;
   hands: HandRecord[];
   seed: any;
   rules: Record<string, any>;
   actions?: any[];
-  void: boolean;
   no_win: boolean[];
   log_format: number;
 }
@@ -421,15 +431,6 @@ export interface MatchRecord {
 export interface Records {
   matches: MatchRecord[];
   current: HandRecord[];
-}
-
-export interface MatchSummary {
-  match: number;
-  id: number | null;
-  ids: (string | null)[];
-  scores: number[];
-  ranking: Placing[];
-  void: boolean;
 }
 
 export interface You {
@@ -664,16 +665,26 @@ export interface DeletedMsg {
   player: string;
 }
 
+export interface Page {
+  re?: number;
+  n?: number;
+  room?: string;
+  rseq?: number;
+  page: number;
+  pages: number;
+  total: number;
+}
+
 export interface RoomsMsg {
   re?: number;
   n?: number;
   room?: string;
   rseq?: number;
-  t: "rooms";
-  rooms: RoomSummary[];
   page: number;
   pages: number;
   total: number;
+  t: "rooms";
+  rooms: RoomSummary[];
 }
 
 export interface QueuedMsg {
@@ -814,11 +825,11 @@ export interface TournamentsMsg {
   n?: number;
   room?: string;
   rseq?: number;
-  t: "tournaments";
-  tournaments: TournamentSummary[];
   page: number;
   pages: number;
   total: number;
+  t: "tournaments";
+  tournaments: TournamentSummary[];
 }
 
 export interface TournamentMsg {
@@ -884,10 +895,11 @@ export interface HistoryMsg {
   n?: number;
   room: string;
   rseq?: number;
-  t: "history";
-  matches: MatchSummary[];
   page: number;
   pages: number;
+  total: number;
+  t: "history";
+  matches: MatchSummary[];
 }
 
 export interface ErrorMsg {
