@@ -45,6 +45,9 @@ export const STRINGS = {
   // lobby
   quickMatch: ["快速匹配", "Quick match"],
   quickHelp: ["和其他玩家匹配；等不到人时由机器人补位。", "Meet other players; bots fill the table if nobody comes."],
+  quickWait: ["等待 {0} 秒 · {1} 秒后由机器人补齐空位", "Waiting {0} s · bots fill the empty seats in {1} s"],
+  quickWaitHumans: ["等待 {0} 秒", "Waiting {0} s"],
+  inviteJoin: ["你被邀请加入一个房间（邀请码 {0}）：输入名字即可入座。", "You are invited to a room (code {0}): choose a name to join it."],
   queued: ["正在匹配 {0}…", "Looking for a {0} table…"],
   cancel: ["取消", "Cancel"],
   publicRooms: ["公开房间", "Public rooms"],

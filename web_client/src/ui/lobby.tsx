@@ -2,13 +2,26 @@ import { useEffect, useState } from "preact/hooks";
 import { inviteLink } from "../app";
 import { t } from "../i18n";
 import { AppState, RoomInfo, displayName } from "../state";
-import { useApp, windName } from "./common";
+import { useApp, useNow, windName } from "./common";
 import { CreateTournament, TournamentList } from "./tournament";
 
 export const ROOM_TYPES = ["guobiao", "dazhong", "wufan"] as const;
 
 export function typeName(type: string): string {
   return ROOM_TYPES.includes(type as any) ? t(`type_${type}` as "type_guobiao") : type;
+}
+
+/** How long we have waited for a quick match, and when bots will fill the table (the server's `wait`). */
+function QuickWait({ until }: { until: number | null }) {
+  const [since] = useState(() => Date.now() / 1000);
+  const now = useNow(500);
+  const waited = Math.max(0, Math.floor(now - since));
+  const left = until === null ? null : Math.max(0, Math.ceil(until - now));
+  return (
+    <span class="muted quick-wait" data-testid="quick-wait" data-left={left ?? undefined}>
+      {left === null ? t("quickWaitHumans", waited) : t("quickWait", waited, left)}
+    </span>
+  );
 }
 
 export function NameForm({ s }: { s: AppState }) {
@@ -23,6 +36,7 @@ export function NameForm({ s }: { s: AppState }) {
         if (name.trim()) app.signIn(name);
       }}
     >
+      {app.route.join ? <p class="invite-note" data-testid="invite-note">{t("inviteJoin", app.route.join)}</p> : null}
       <label>
         {t("yourName")}
         <input
@@ -31,7 +45,7 @@ export function NameForm({ s }: { s: AppState }) {
         />
       </label>
       <button type="submit" class="primary" disabled={busy || !name.trim()}>{t("enter")}</button>
-      {s.status !== "open" ? <p class="muted">{t("connecting")}</p> : null}
+      {s.status === "connecting" ? <p class="muted">{t("connecting")}</p> : null}
     </form>
   );
 }
@@ -83,6 +97,7 @@ export function Lobby({ s }: { s: AppState }) {
         {s.queued ? (
           <div class="queued">
             <span class="spinner" /> {t("queued", typeName(s.queued))}
+            <QuickWait until={s.quickUntil} />
             <button type="button" onClick={() => app.cancelQuick()}>{t("cancel")}</button>
           </div>
         ) : (

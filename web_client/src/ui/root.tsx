@@ -11,7 +11,9 @@ import { NoticeBanners, TableWaiting, TournamentPage } from "./tournament";
 
 function Header({ s }: { s: AppState }) {
   const app = useApp();
-  const status = s.replaced ? "stopped" : s.status === "open" && s.me ? "online" : s.status === "open" || s.status === "connecting" ? "connecting" : "offline";
+  // "ready": connected, nobody signed in yet (the first screen): nothing to warn about.
+  const status = s.replaced ? "stopped" : s.status === "open" && s.me ? "online" : s.status === "open" ? "ready"
+    : s.status === "connecting" || (!s.me && !app.token) ? "connecting" : "offline";
   return (
     <header class="top">
       <a class="brand" href="#" data-testid="brand" onClick={(e) => {
@@ -26,7 +28,7 @@ function Header({ s }: { s: AppState }) {
       <span class={`conn ${status}`} data-testid="conn" data-state={status} title={status}>
         <span class="dot" />
         <span class="label">
-          {status === "online" ? t("connected") : status === "connecting" ? t("connecting") : status === "offline" ? t("reconnecting") : t("offline")}
+          {status === "online" || status === "ready" ? t("connected") : status === "connecting" ? t("connecting") : status === "offline" ? t("reconnecting") : t("offline")}
         </span>
       </span>
       <label class="check small hint-toggle" title={t("hintOn")}>
