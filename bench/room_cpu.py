@@ -291,6 +291,7 @@ class ServerDriver:
 async def run_server_async(args) -> dict:
     from server.app import App, Limits, Settings
     from server.store import Store
+    from server.roomitems import STOP
 
     k = args.tables
     with tempfile.TemporaryDirectory(prefix="guobiao-roomcpu-") as tmp:
@@ -326,7 +327,7 @@ async def run_server_async(args) -> dict:
         if collector is not None:
             collector.cancel()
         for t in app.rooms.values():
-            t.put(("stop",))
+            t.put(STOP)
         await asyncio.gather(*(t.task for t in app.rooms.values()), return_exceptions=True)
         for d in drivers:
             for c in d.clients:

@@ -35,6 +35,7 @@ from server import profiles
 from server.quotas import Book, Quotas
 from server.quotas import address_of as _address, is_loopback as _is_loopback
 from server.replays import Replays
+from server.roomitems import STOP, Disconnect
 from server.frames import Frames
 from server.roomtask import RoomTask, storage_changed
 from server.store import Store
@@ -176,7 +177,7 @@ class App(Auth, Frames, Commands, Lobby, Events, Replays, Api):
                              return_exceptions=True)
         rooms = list(self.rooms.values())
         for r in rooms:
-            r.put(("stop",))
+            r.put(STOP)
         await asyncio.gather(*(r.task for r in rooms if r.task is not None), return_exceptions=True)
         await self.ratings.settle()
         await self.store.close()
@@ -311,7 +312,7 @@ class App(Auth, Frames, Commands, Lobby, Events, Replays, Api):
         self.quick_queue.put_nowait(("cancel", pid, None, None))
         task = self.where.get(pid)
         if isinstance(task, RoomTask):
-            task.put(("disconnect", pid))
+            task.put(Disconnect(pid))
 
 
 async def run(host: str, port: int, db: str, settings: Settings | None = None, ready=None) -> None:

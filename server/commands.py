@@ -14,6 +14,7 @@ from rooms.types import ROOM_TYPES
 from server import listing, schema
 from server.codec import BAD_FIELD, UNKNOWN_TYPE, ProtocolError
 from server.errors import CHAT_BAD, CHAT_TOO_FAST, IN_ROOM, NOT_IN_ROOM, NOT_SIGNED_IN
+from server.roomitems import ChatAsked, Command, HistoryAsked, SnapshotAsked
 from server.roomtask import CHAT_MAX, RoomTask
 
 
@@ -47,7 +48,7 @@ def room_command(app, conn, msg, req):
     task = _room(app, pid)
     if msg["t"] == "rematch":
         app.book.rematch(pid, app.loop.time())
-    task.put(("cmd", pid, conn, req, msg))
+    task.put(Command(pid, conn, req, msg))
 
 
 def rooms(app, conn, msg, req):
@@ -55,11 +56,11 @@ def rooms(app, conn, msg, req):
 
 
 def snapshot(app, conn, msg, req):
-    _room(app, conn.player).put(("snapshot", conn.player, conn, req))
+    _room(app, conn.player).put(SnapshotAsked(conn.player, conn, req))
 
 
 def history(app, conn, msg, req):
-    _room(app, conn.player).put(("history", conn.player, conn, req, max(0, msg.get("page", 0))))
+    _room(app, conn.player).put(HistoryAsked(conn.player, conn, req, max(0, msg.get("page", 0))))
 
 
 def chat(app, conn, msg, req):
@@ -70,7 +71,7 @@ def chat(app, conn, msg, req):
     task = _room(app, conn.player)
     if not conn.chat.take(app.loop.time()):
         raise ProtocolError(CHAT_TOO_FAST, "chat less often")
-    task.put(("chat", conn.player, conn, req, text))
+    task.put(ChatAsked(conn.player, conn, req, text))
 
 
 def create(app, conn, msg, req):
@@ -86,7 +87,7 @@ def join(app, conn, msg, req):
     if isinstance(task, RoomTask) and task is not target:
         raise ProtocolError(IN_ROOM, "leave your room first")
     cmd = {k: v for k, v in msg.items() if k != "room"}
-    target.put(("cmd", pid, conn, req, cmd))
+    target.put(Command(pid, conn, req, cmd))
 
 
 def quick(app, conn, msg, req):

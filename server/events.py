@@ -19,6 +19,7 @@ from server.codec import BAD_FIELD, ProtocolError
 from server.conn import Conn
 from server.errors import NO_TOURNAMENT, TOO_MANY_TOURNAMENTS
 from server.quotas import conn_address
+from server.roomitems import Leave
 from server.roomtask import RoomTask
 from server.tournaments import TournamentTask
 
@@ -81,7 +82,7 @@ class Events:
         for pid in e.players:
             old = self.where.get(pid) if pid is not None else None
             if isinstance(old, RoomTask) and old is not task:
-                old.put(("leave", pid))  # a tournament table comes first: the old room sees them leave
+                old.put(Leave(pid))  # a tournament table comes first: the old room sees them leave
             if pid is not None and self.quick.queued(pid):
                 self.quick_queue.put_nowait(("cancel", pid, None, None))
         self._register(task)

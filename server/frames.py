@@ -13,16 +13,13 @@ from server import codec
 from server.codec import ProtocolError
 from server.errors import BAD_FIELD, INTERNAL, RATE_LIMITED
 from server.conn import Conn, IdleTimer
+from server.roomitems import asked
 
 log = logging.getLogger("guobiao.server")
 
 CLOSE_ABUSE = 4003  # too many rate-limited frames in a row
 
 SECRET_FIELDS = frozenset(("password", "new"))  # passwords (server.auth): never logged
-
-# Queue items of rooms and tournaments that a frame put there: (kind, player, conn, req, ...).
-ASKED = frozenset(("cmd", "handled", "snapshot", "history", "chat", "follow"))
-
 
 class Frames:
     """Mixin of ``server.app.App``: frames in, direct replies out."""
@@ -104,8 +101,9 @@ class Frames:
         (their connections wait for that answer before handling their next frames)."""
         while not queue.empty():
             item = queue.get_nowait()
-            if item[0] in ASKED and item[2] is not None:
-                self.reply(item[2], item[3], codec.error(code, message))
+            frame = asked(item)
+            if frame is not None:
+                self.reply(frame[1], frame[2], codec.error(code, message))
 
     def _admit(self, conn: Conn, frame) -> bool:
         """The connection's rate limit, as frames arrive: a refused frame gets its error at once; too

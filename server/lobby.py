@@ -16,6 +16,7 @@ from server.codec import BAD_FIELD, ProtocolError
 from server.conn import Conn
 from server.errors import IN_ROOM, NO_ROOM, NOT_QUEUED, QUEUED
 from server.quotas import check_timers, conn_address
+from server.roomitems import Disconnect, SnapshotAsked
 from server.roomtask import RoomTask, next_item
 
 log = logging.getLogger("guobiao.server")
@@ -44,7 +45,7 @@ class Lobby:
         self.book.room_opened(task.id, pid, conn_address(conn))
         self.where[pid] = task
         if self.conns.get(pid) is not conn:  # gone while the room was made: its grace period starts
-            task.put(("disconnect", pid))
+            task.put(Disconnect(pid))
             return
         task.send_snapshot(pid, conn, req)
 
@@ -110,9 +111,9 @@ class Lobby:
             self.where[pid] = task
             conn = self.conns.get(pid)
             if conn is None:  # went away while the room was being made: the grace period starts
-                task.put(("disconnect", pid))
+                task.put(Disconnect(pid))
             else:
-                task.put(("snapshot", pid, conn, (conn.encoding, None)))
+                task.put(SnapshotAsked(pid, conn, (conn.encoding, None)))
 
     def not_busy(self, pid: str, allow=None) -> None:
         """lobby/in_room or lobby/queued unless the player is free (or in ``allow``, their own room)."""

@@ -31,6 +31,8 @@ from rooms.text import disambiguate
 from server import codec, fair
 from server.errors import INTERNAL, NOT_IN_ROOM
 from server.taskfail import Failures
+from server.roomitems import (RESYNC, STOP, TICK, ChatAsked, Command, Connect, Disconnect, Handled,
+                              HistoryAsked, Leave, Resync, SnapshotAsked, Stop, System, Tick, WatcherGone)
 from server.timedqueue import TimedQueue
 from server.store import STORAGE, StorageError
 
@@ -85,7 +87,7 @@ class RoomTask:
         self.id = room.id
         self.invite = room.info(True)["invite"]
         self.n = log_length  # rows already in the actions table
-        self.queue = TimedQueue()  # its ("tick",) comes at the room's next deadline
+        self.queue = TimedQueue(TICK)  # its Tick comes at the room's next deadline
         self.matches: dict[int, dict] = dict(matches or {})  # number -> seed, salt, commitment
         self.match_no = max(self.matches, default=0)  # the last match whose commitment is recorded
         self.members: set[str] = set()
@@ -97,6 +99,10 @@ class RoomTask:
         self.failures = Failures(log, "room", "room", self.id)
         self._inflight = 0  # plays handled at once (play_now) whose commit has not landed yet
         self._landed: asyncio.Future | None = None  # resolved when _inflight comes back to 0
+        self._steps = {Tick: self._tick, Connect: self._connect, Disconnect: self._disconnect,
+                       WatcherGone: self._watcher_left, SnapshotAsked: self._snapshot, Resync: self._resync,
+                       HistoryAsked: self._history, ChatAsked: self._chat, Leave: self._leave,
+                       System: self._system, Command: self._command, Handled: self._handled}
         self._refresh()
 
     def start(self) -> None:
@@ -108,20 +114,20 @@ class RoomTask:
         """A spectator who disconnected leaves after the grace, unless back by then (ghost watchers
         would get every message to the table for ever)."""
         grace = self.app.spectator_grace
-        asyncio.get_running_loop().call_later(grace, self.put, ("watcher_gone", pid, grace))
+        asyncio.get_running_loop().call_later(grace, self.put, WatcherGone(pid, grace))
 
-    def put(self, item: tuple) -> None:
-        if item[0] == "stop" and self.app.store.fault is not None and self.task is not None:
+    def put(self, item) -> None:
+        """Queue an item (server.roomitems) for the task; a play may be handled at once (``play_now``)."""
+        if isinstance(item, Stop) and self.app.store.fault is not None and self.task is not None:
             self.task.cancel()  # its writes may never land: it stops where it waits (the store drops them)
             return
-        if item[0] == "cmd" or (item[0] == "snapshot" and self.app.store.fault is not None):
+        if type(item) is Command or (isinstance(item, SnapshotAsked) and self.app.store.fault is not None):
             try:  # the store holds writes back: a command would wait behind them, a snapshot too
                 self.app.store.check_writable()
             except StorageError as e:
-                _, _, conn, req, *_ = item
-                self.app.reply(conn, req, codec.error(e.code, e.message))
+                self.app.reply(item.conn, item.req, codec.error(e.code, e.message))
                 return
-        if item[0] == "cmd" and self.queue.waiting and self.queue.empty() and not self.closed and item[4]["t"] == "act":
+        if type(item) is Command and self.queue.waiting and self.queue.empty() and not self.closed and item.cmd["t"] == "act":
             self.play_now(item)
         else:
             self.queue.put_nowait(item)
@@ -129,17 +135,17 @@ class RoomTask:
     def reconnect(self, pid: str, conn: Conn) -> None:
         """A member signed in again: its snapshot goes out before any other message about the room."""
         conn.snapshot_due = self.id
-        self.put(("connect", pid, conn))
+        self.put(Connect(pid, conn))
 
-    def play_now(self, item: tuple) -> None:
+    def play_now(self, item: Command) -> None:
         """A player's action, handled without the task (see the module's docstring)."""
-        _, pid, conn, req, cmd = item
+        pid, conn, req, cmd = item.pid, item.conn, item.req, item.cmd
         room = self.room
         out = self._handle(pid, conn, req, cmd, self.app.now())
         if out is None:
             return
         if not (_seats_unchanged(room.pending_log()) and room.match_no == self.match_no):
-            self.queue.put_nowait(("handled", pid, conn, req, cmd, out))  # the task commits it, first
+            self.queue.put_nowait(Handled(pid, conn, req, cmd, out))  # the task commits it, first
             return
         entries = room.take_log()
         effects, _ = self._effects(entries)  # hand results only: no match starts or ends here
@@ -170,7 +176,7 @@ class RoomTask:
             if not self.closed:
                 log.error("room %s stopped: its log could not be written", self.id, exc_info=error)
                 self.app.room_gone(self)
-                self.queue.put_nowait(("stop",))
+                self.queue.put_nowait(STOP)
             if isinstance(error, StorageError):
                 self.app.reply(conn, req, codec.error(error.code, error.message))
             else:
@@ -190,7 +196,7 @@ class RoomTask:
         try:
             while True:
                 item = await self.queue.next(self._deadline, self.app.now)
-                if item[0] == "stop":
+                if isinstance(item, Stop):
                     return
                 try:
                     await self.step(item)
@@ -219,96 +225,88 @@ class RoomTask:
                 self._landed = asyncio.get_running_loop().create_future()
             await asyncio.shield(self._landed)
 
-    async def step(self, item: tuple) -> None:
+    async def step(self, item) -> None:
+        """Take one queue item (server.roomitems): the room is called, its entries committed, then sent."""
         if self._inflight:
             await self._settle()  # nothing is shown before it is durable, snapshots included
-        kind = item[0]
-        now = self.app.now()
-        room = self.room
-        if kind == "tick":
-            out = room.tick(now)
-            await self.commit(out)
+        handler = self._steps.get(type(item))
+        if handler is None:
+            raise AssertionError(f"unknown room task item {item!r}")
+        await handler(item, self.app.now())
+
+    async def _tick(self, item: Tick, now: float) -> None:
+        await self.commit(self.room.tick(now))
+
+    async def _connect(self, item: Connect, now: float) -> None:
+        pid, conn = item.pid, item.conn
+        if pid not in self.members or conn.closed:
+            conn.snapshot_due = None
             return
-        if kind == "connect":
-            _, pid, conn = item
-            if pid not in self.members or conn.closed:
-                conn.snapshot_due = None
-                return
-            await self.commit(room.connect(pid, now))
-            self._took_seat(pid)
-            self.send_snapshot(pid, conn, None)
+        await self.commit(self.room.connect(pid, now))
+        self._took_seat(pid)
+        self.send_snapshot(pid, conn, None)
+
+    async def _disconnect(self, item: Disconnect, now: float) -> None:
+        if item.pid in self.members:
+            await self.commit(self.room.disconnect(item.pid, now))
+            if item.pid in self.room.spectator_ids():
+                self._watcher_gone(item.pid)
+
+    async def _watcher_left(self, item: WatcherGone, now: float) -> None:
+        m = self.room.members.get(item.pid)
+        if m is not None and m.seat is None and not m.connected and now >= m.since + item.grace - 0.05:
+            await self.commit(self.room.handle(item.pid, {"t": "leave"}, now))
+
+    async def _snapshot(self, item: SnapshotAsked, now: float) -> None:
+        if item.pid not in self.members:
+            self.app.reply(item.conn, item.req, codec.error(NOT_IN_ROOM, "you are not in a room"))
             return
-        if kind == "disconnect":
-            _, pid = item
-            if pid in self.members:
-                await self.commit(room.disconnect(pid, now))
-                if pid in room.spectator_ids():
-                    self._watcher_gone(pid)
-            return
-        if kind == "watcher_gone":
-            _, pid, grace = item
-            m = room.members.get(pid)
-            if m is not None and m.seat is None and not m.connected and now >= m.since + grace - 0.05:
-                await self.commit(room.handle(pid, {"t": "leave"}, now))
-            return
-        if kind == "snapshot":
-            _, pid, conn, req = item
-            if pid not in self.members:
-                self.app.reply(conn, req, codec.error(NOT_IN_ROOM, "you are not in a room"))
-                return
-            self.send_snapshot(pid, conn, req)
-            return
-        if kind == "resync":  # the store took the writes it held back: everybody is told where play is
-            for pid in self.members:
-                conn = self.app.conns.get(pid)
-                if conn is not None:
-                    self.send_snapshot(pid, conn, None)
-            return
-        if kind == "history":
-            _, pid, conn, req, page = item
-            self.app.reply(conn, req, self.history(page))
-            return
-        if kind == "chat":
-            _, pid, conn, req, text = item
-            self.chat(pid, conn, req, text)
-            return
-        if kind == "leave":  # the player's tournament table opened: they leave this room
-            _, pid = item
-            if pid in self.members:
-                try:
-                    await self.commit(room.handle(pid, {"t": "leave"}, now))
-                except RoomError as e:
-                    log.info("room %s: %s could not leave: %s", self.id, pid, e.message)
-            return
-        if kind == "system":
-            _, cmd = item
+        self.send_snapshot(item.pid, item.conn, item.req)
+
+    async def _resync(self, item: Resync, now: float) -> None:
+        for pid in self.members:
+            conn = self.app.conns.get(pid)
+            if conn is not None:
+                self.send_snapshot(pid, conn, None)
+
+    async def _history(self, item: HistoryAsked, now: float) -> None:
+        self.app.reply(item.conn, item.req, self.history(item.page))
+
+    async def _chat(self, item: ChatAsked, now: float) -> None:
+        self.chat(item.pid, item.conn, item.req, item.text)
+
+    async def _leave(self, item: Leave, now: float) -> None:
+        if item.pid in self.members:
             try:
-                out = room.system(cmd, now)
-            except RoomError as e:  # the table moved on (e.g. 停和 after the hand ended): nothing to do
-                log.info("room %s: system %r refused: %s", self.id, cmd, e.message)
-                return
-            await self.commit(out)
+                await self.commit(self.room.handle(item.pid, {"t": "leave"}, now))
+            except RoomError as e:
+                log.info("room %s: %s could not leave: %s", self.id, item.pid, e.message)
+
+    async def _system(self, item: System, now: float) -> None:
+        try:
+            out = self.room.system(item.cmd, now)
+        except RoomError as e:  # the table moved on (e.g. 停和 after the hand ended): nothing to do
+            log.info("room %s: system %r refused: %s", self.id, item.cmd, e.message)
             return
-        if kind == "cmd":
-            _, pid, conn, req, cmd = item
-            out = self._handle(pid, conn, req, cmd, now)
-            if out is None:
-                return
-            item = ("handled", pid, conn, req, cmd, out)
-            kind = "handled"
-        if kind == "handled":  # a command the room took (here or in play_now): commit, answer
-            _, pid, conn, req, cmd, out = item
-            conn.cork()  # the sender's own update and its ok: one write
-            try:
-                await self.commit(out)
-                if cmd["t"] in ("join", "watch") and pid in self.members:
-                    self.send_snapshot(pid, conn, None)
-                    self._took_seat(pid)
-                self.app.reply(conn, req, {"t": "ok"})
-            finally:
-                conn.uncork()
-            return
-        raise AssertionError(f"unknown room task item {item!r}")  # pragma: no cover
+        await self.commit(out)
+
+    async def _command(self, item: Command, now: float) -> None:
+        out = self._handle(item.pid, item.conn, item.req, item.cmd, now)
+        if out is not None:
+            await self._handled(Handled(item.pid, item.conn, item.req, item.cmd, out), now)
+
+    async def _handled(self, item: Handled, now: float) -> None:
+        """A command the room took (here or in ``play_now``): commit, then answer."""
+        pid, conn = item.pid, item.conn
+        conn.cork()  # the sender's own update and its ok: one write
+        try:
+            await self.commit(item.out)
+            if item.cmd["t"] in ("join", "watch") and pid in self.members:
+                self.send_snapshot(pid, conn, None)
+                self._took_seat(pid)
+            self.app.reply(conn, item.req, {"t": "ok"})
+        finally:
+            conn.uncork()
 
     def _took_seat(self, pid: str) -> None:
         """A tournament table's player connected or joined it: they took their seat (lateness counts
@@ -504,4 +502,4 @@ def storage_changed(app, fault: str | None) -> None:
             task._broadcast(codec.error(STORAGE, f"{fault}: the room is paused until its moves are saved",
                                         room=task.id))
         else:
-            task.queue.put_nowait(("resync",))
+            task.queue.put_nowait(RESYNC)

@@ -13,12 +13,9 @@ from typing import Callable, Iterable
 
 from server import codec
 from server.errors import TASK_FAILED
+from server.roomitems import asked, is_tick, kind
 
 RETRY = 1.0  # seconds before a failed deadline (tick) is tried again
-
-# Queue items that carry the sender's connection and request: (kind, player, conn, req, ...).
-_ASKED = frozenset(("cmd", "handled", "snapshot", "chat", "follow"))
-
 
 class Failures:
     def __init__(self, log: logging.Logger, what: str, field: str, ident: str):
@@ -37,16 +34,17 @@ class Failures:
 
     def failed(self, app, item: tuple, now: float, members: Callable[[], Iterable[str]]) -> None:
         """Called from the task's ``except Exception``; never raises."""
-        self.log.exception("%s %s: a bug handling %r", self.what, self.ident, item[0])
+        self.log.exception("%s %s: a bug handling %r", self.what, self.ident, kind(item))
         self.streak += 1
         try:
-            if item[0] == "tick":
+            if is_tick(item):
                 self.quiet_until = now + RETRY
             msg = codec.error(TASK_FAILED, f"the {self.what} hit an error on the server; it goes on")
             sender = None
-            if item[0] in _ASKED:
-                sender = item[1]
-                app.reply(item[2], item[3], msg)
+            frame = asked(item)  # the sender's frame, waiting for its answer
+            if frame is not None:
+                sender, conn, req = frame
+                app.reply(conn, req, msg)
             if self.streak == 1:
                 push = {**msg, self.field: self.ident}
                 for pid in members():

@@ -17,8 +17,9 @@ _WAKE = ("wake",)
 
 
 class TimedQueue(asyncio.Queue):
-    def __init__(self):
+    def __init__(self, tick=TICK):
         super().__init__()
+        self.tick = tick  # what ``next`` returns when the deadline came
         self.waiting = False  # the task waits on the empty queue (and handles nothing meanwhile)
         self._timer: asyncio.TimerHandle | None = None
         self._timer_at = 0.0  # the deadline the timer is set for
@@ -33,7 +34,7 @@ class TimedQueue(asyncio.Queue):
                     # Due at once (a room plays a bounded number of automatic entries per tick): let
                     # the other tasks and connections run first.
                     await asyncio.sleep(0)
-                    return TICK
+                    return self.tick
                 self.arm(due, t)
                 self.waiting = True
                 try:

@@ -20,6 +20,7 @@ from rooms.text import disambiguate
 from rooms.tournament.tournament import Tournament
 from server import codec
 from server.roomtask import next_item, table_report
+from server.roomitems import System
 from server.taskfail import Failures
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -139,7 +140,7 @@ class TournamentTask:
                 if room is None:
                     log.warning("tournament %s: table %s has no room for %r", self.id, e.table, e.cmd)
                     continue
-                room.put(("system", e.cmd))
+                room.put(System(e.cmd))
             elif isinstance(e, fx.Notify):
                 for pid in self.audience() if e.to == "all" else e.to:
                     self.app.deliver(pid, e.msg)
