@@ -68,11 +68,16 @@ class SizedCache:
         self.bytes = 0
 
 
+def _replay_streams(m: dict) -> list[list[dict]]:
+    """Each hand's events, replayed from a stored match record's actions."""
+    log_ = [(p, from_dict(a)) for p, a in m["actions"]]
+    return replay_hands(Rules(**m["rules"]), log_, seed=m["seed"], log_format=m.get("log_format", 1))
+
+
 def _replay_file(m: dict) -> tuple[dict, int]:
     """(the replay file, its JSON size): in a thread."""
     try:
-        log_ = [(p, from_dict(a)) for p, a in m["actions"]]
-        streams = replay_hands(Rules(**m["rules"]), log_, seed=m["seed"], log_format=m.get("log_format", 1))
+        streams = _replay_streams(m)
     except Exception:  # a log this server cannot replay: served without events (the client says so)
         log.warning("match %s does not replay", m.get("id"), exc_info=True)
         streams = None

@@ -11,7 +11,7 @@ from game import match as gm
 from game.actions import from_dict
 from game.rules import Rules
 from rooms.room import Room
-from server.app import _replay_streams
+from server.replays import _replay_streams
 
 from tests.rooms.support import POLICIES
 
