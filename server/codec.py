@@ -148,6 +148,33 @@ def encode(msg: dict, encoding: str) -> bytes | str:
     return _pack(msg)
 
 
+class Shared:
+    """One push for many connections (a tournament's followers): encoded once per encoding, and each
+    connection's number ``n`` (Conn.push) added to the bytes. Same bytes as ``encode({**msg, "n": n})``."""
+
+    __slots__ = ("msg", "_heads")
+
+    def __init__(self, msg: dict):
+        assert "n" not in msg and msg
+        self.msg = msg
+        self._heads: dict[str, bytes | str] = {}
+
+    def data(self, encoding: str, n: int) -> bytes | str:
+        head = self._heads.get(encoding)
+        if head is None:
+            body = encode(self.msg, encoding)
+            if encoding == TEXT:
+                head = body[:-1] + ',"n":'
+            else:  # the map's header counts one more entry; "n" and its value go last
+                k = len(self.msg)
+                head = _map_header(k + 1) + body[len(_map_header(k)):] + _pack("n")
+            self._heads[encoding] = head
+        return head + str(n) + "}" if encoding == TEXT else head + _pack(n)
+
+
+_map_header = msgpack.Packer().pack_map_header
+
+
 def error(code: str, message: str, **extra) -> dict:
     out = {"t": "error", "code": code, "message": message}
     out.update(extra)

@@ -150,7 +150,10 @@ class Conn:
         up: cut it off."""
         if self.closed:
             return
-        data = codec.encode(msg, encoding or self.encoding)
+        self.send_data(codec.encode(msg, encoding or self.encoding))
+
+    def send_data(self, data: bytes | str) -> None:
+        """``send`` for a message already encoded."""
         if self.corked is not None:
             self.corked.append(data)
             return
@@ -198,6 +201,13 @@ class Conn:
         """Whether a push is worth sending: not a message about the room whose snapshot is due (after a
         resume the snapshot comes first and already shows it), except that the room closed."""
         return self.snapshot_due is None or msg.get("room") != self.snapshot_due or msg["t"] == "closed"
+
+    def push_shared(self, shared: codec.Shared) -> None:
+        """``push`` of a message many connections get (encoded once, numbered here)."""
+        if self.closed:
+            return
+        self.n += 1
+        self.send_data(shared.data(self.encoding, self.n))
 
     def push(self, msg: dict, encoding: str | None = None) -> None:
         """A room message: numbered per connection."""

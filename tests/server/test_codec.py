@@ -108,3 +108,21 @@ def test_timers_accept_fractions_of_a_second():
     msg = {"t": "create", "config": {"turn_time": 7.5, "claim_min": 0.25}}
     assert codec.decode(json.dumps(msg))[0] == codec.decode(msgpack.packb(msg))[0] == msg
     assert codec.decode('{"t": "x", "v": 1e5}')[0]["v"] == 100000.0
+
+
+def test_a_shared_push_is_the_bytes_of_the_numbered_message():
+    """codec.Shared (one tournament delta for every follower) encodes once and adds each connection's
+    "n": the result is what encoding the numbered message gives, small maps and big ones alike."""
+    import json
+
+    import msgpack
+
+    from server.codec import Shared, encode
+
+    for msg in ({"t": "tournament_delta"}, {"t": "x", "a": [1, {"b": "中"}], "c": None},
+                {"t": "big", **{f"k{i}": i for i in range(20)}}):
+        shared = Shared(msg)
+        for n in (1, 127, 128, 70000):
+            for enc in ("msgpack", "json"):
+                assert shared.data(enc, n) == encode({**msg, "n": n}, enc)
+            assert msgpack.unpackb(shared.data("msgpack", n)) == json.loads(shared.data("json", n))
