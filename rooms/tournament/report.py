@@ -58,40 +58,82 @@ def results(tour) -> dict[str, list[tuple[int, int]]]:
 
 def view(tour, player_id: str | None) -> dict:
     """The whole tournament as ``player_id`` may see it (JSON-able); None: anonymous."""
-    everything = player_id is not None and player_id in (tour.referee, tour.organiser)
+    v = {**public_view(tour), **personal(tour, player_id)}
+    v["players"] = own_rows(tour, v["players"], player_id)
+    return v
+
+
+def public_view(tour) -> dict:
+    """The part of the view that is the same for every viewer."""
     cur = tour._current()
-    target = cur or tour._next_session()
-    players = []
-    for p in tour.players.values():
-        t = tour._table_of(p.id)
-        players.append({"id": p.id, "team": p.team, "order": p.order,
-                        "status": "suspended" if tour.sanctions.suspended(p.id) else "active",
-                        # 警告 on record (R98 第十三条1: a second offence may be punished harder), as far
-                        # as the viewer may see them
-                        "warnings": sum(1 for r in tour.sanctions.active("warning", p.id)
-                                        if everything or r["public"] or p.id == player_id),
-                        "checked_in": target is not None and tour._present(target, p.id),
-                        "table": None if t is None else t.key})
-    sessions = []
-    for s in tour.sessions:
-        sessions.append({
-            "index": s.index, "scheduled": s.scheduled, "start": s.start, "ended": s.ended, "state": s.state,
-            "checkin_opens": None if s.scheduled is None else s.scheduled - tour.config.checkin_before,
-            "byes": list(s.byes), "tables": [table_view(tour, t) for t in s.tables]})
-    records = tour.sanctions.visible(player_id, everything, tour.referee)
-    roles = [r for r, who in (("organiser", tour.organiser), ("referee", tour.referee)) if who == player_id]
     return {
         "id": tour.id, "config": tour.config.to_dict(), "organiser": tour.organiser, "referee": tour.referee,
         "referee_offer": tour.referee_offer,
         "state": tour.state, "created": tour.created, "cancel_reason": tour.cancel_reason,
-        "you": {"id": player_id, "roles": roles, "registered": player_id in tour.players},
         "session": None if cur is None else cur.index,
-        "players": players, "sessions": sessions,
+        "players": player_rows(tour), "sessions": [session_view(tour, s) for s in tour.sessions],
         "standings": tour.standings(), "teams": tour.team_standings(),
         "suspended": [p for p in tour.players if tour.sanctions.suspended(p)],
+    }
+
+
+def personal(tour, player_id: str | None) -> dict:
+    """The part of the view that depends on the viewer: who they are and the sanctions they may see."""
+    everything = player_id is not None and player_id in (tour.referee, tour.organiser)
+    records = tour.sanctions.visible(player_id, everything, tour.referee)
+    roles = [r for r, who in (("organiser", tour.organiser), ("referee", tour.referee)) if who == player_id]
+    return {
+        "you": {"id": player_id, "roles": roles, "registered": player_id in tour.players},
         "sanctions": records,
         "notices": [r for r in records if r["kind"] == "notice" and r["cancelled"] is None],
     }
+
+
+def player_rows(tour, ids=None) -> list[dict]:
+    """The players' lines of the view (``ids``: only these, in registration order)."""
+    cur = tour._current()
+    target = cur or tour._next_session()
+    seated = {} if cur is None else {p: t.key for t in cur.tables for p in t.seats if p is not None}
+    rows = []
+    for p in tour.players.values():
+        if ids is not None and p.id not in ids:
+            continue
+        rows.append({"id": p.id, "team": p.team, "order": p.order,
+                     "status": "suspended" if tour.sanctions.suspended(p.id) else "active",
+                     # 警告 on record (R98 第十三条1: a second offence may be punished harder): the public
+                     # ones here; own_rows adds those the viewer may see too
+                     "warnings": sum(1 for r in tour.sanctions.active("warning", p.id) if r["public"]),
+                     "checked_in": target is not None and tour._present(target, p.id),
+                     "table": seated.get(p.id)})
+    return rows
+
+
+def own_rows(tour, rows: list[dict], viewer: str | None) -> list[dict]:
+    """``rows`` (public player lines) as ``viewer`` sees them: the referee and the organiser count every
+    warning, a player their own too (Sanctions.visible). Rows that do not change are not copied."""
+    if viewer is None:
+        return rows
+    everything = viewer in (tour.referee, tour.organiser)
+    out = rows
+    for i, row in enumerate(rows):
+        if everything or row["id"] == viewer:
+            n = sum(1 for _ in tour.sanctions.active("warning", row["id"]))
+            if n != row["warnings"]:
+                if out is rows:
+                    out = list(rows)
+                out[i] = {**row, "warnings": n}
+    return out
+
+
+def hidden_warnings(tour, ids) -> set[str]:
+    """Of the players ``ids``, those with a warning on record that is not public."""
+    return {p for p in ids if any(not r["public"] for r in tour.sanctions.active("warning", p))}
+
+
+def session_view(tour, s) -> dict:
+    return {"index": s.index, "scheduled": s.scheduled, "start": s.start, "ended": s.ended, "state": s.state,
+            "checkin_opens": None if s.scheduled is None else s.scheduled - tour.config.checkin_before,
+            "byes": list(s.byes), "tables": [table_view(tour, t) for t in s.tables]}
 
 def table_view(tour, t) -> dict:
     hands = [{"hand": h, **{k: v for k, v in t.hands[h].items() if k != "hand"}} for h in sorted(t.hands)]
