@@ -15,6 +15,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from rooms.tournament import effects as fx
+from rooms.tournament.delta import Deltas, for_viewer
 from rooms.tournament.errors import TournamentError
 from rooms.text import disambiguate
 from rooms.tournament.tournament import Tournament
@@ -44,6 +45,9 @@ class TournamentTask:
         self.over_at: float | None = None  # when it finished or was cancelled: it is listed a while longer
         self.clock = app.now  # the tournament's time (tests shift it to arrive late)
         self.failures = Failures(log, "tournament", "tournament", self.id)
+        self.deltas = Deltas(tournament)
+        self.tseq = tournament.tseq  # the point of the log the followers' views are at
+        self.sent_names: dict[str, str] = {}  # the names the last delta that had any brought up to date
 
     def start(self) -> None:
         self.task = asyncio.get_running_loop().create_task(self.run(), name=f"tournament {self.id}")
@@ -108,8 +112,11 @@ class TournamentTask:
             except TournamentError as e:
                 self.app.reply(conn, req, codec.error(e.code, e.message))
                 return
-            self.followers.add(pid)
             await self.commit(effects)
+            if pid not in self.followers:  # a command subscribes: a whole view once, deltas after it
+                self.followers.add(pid)
+                await self.learn_names()
+                conn.push({"t": "tournament", "tournament": self.view(pid)})
             self.app.reply(conn, req, {"t": "ok"})
         else:  # pragma: no cover
             raise AssertionError(f"unknown tournament task item {item!r}")
@@ -142,13 +149,51 @@ class TournamentTask:
                     continue
                 room.put(System(e.cmd))
             elif isinstance(e, fx.Notify):
-                for pid in self.audience() if e.to == "all" else e.to:
-                    self.app.deliver(pid, e.msg)
+                self.notify(e)
         if entries:
             self.summary = self.t.summary()
+            await self.push_delta(entries)
+
+    async def push_delta(self, entries: list[dict]) -> None:
+        """What ``entries`` changed, to the followers who are online (docs/protocol.md "Tournament
+        deltas"). The others get a whole view when they ask for it (``follow``): building one per
+        follower per change cost time in the square of the players."""
+        delta, personal, full = self.deltas.after(self.t, entries)
+        msg = {"t": "tournament_delta", "tournament": self.id, "from": self.tseq, "tseq": self.t.tseq, **delta}
+        self.tseq = self.t.tseq
+        if full or any(e["k"] in ("register", "unregister") for e in entries):
             await self.learn_names()
-            for pid in self.audience():
-                self.app.deliver(pid, {"t": "tournament", "tournament": self.view(pid)})
+            names = self.view_names()  # numbered where they look alike (rooms.text): may renumber others
+            if full:  # the whole public view: its names too (and the staff's rooms, below)
+                msg["set"] = {**msg["set"], "names": names}
+            else:
+                changed = {p: n for p, n in names.items() if self.sent_names.get(p) != n}
+                if changed:
+                    msg["names"] = changed
+            self.sent_names = names
+        conns = self.app.conns
+        staff = (self.t.organiser, self.t.referee)
+        shared = codec.Shared(msg)  # encoded once for everybody whose own part did not change
+        for pid in self.followers:
+            conn = conns.get(pid)
+            if conn is None:
+                continue
+            if personal is None or pid in personal or (full and pid in staff):
+                m = for_viewer(self.t, msg, personal, pid)
+                if full and pid in staff:
+                    m = {**m, "set": {**m["set"], "rooms": self.rooms()}}
+                conn.push(m)
+            else:
+                conn.push_shared(shared)
+
+    def notify(self, e: fx.Notify) -> None:
+        """A tournament event to its online audience (``App.deliver``, encoded once for all)."""
+        conns = self.app.conns
+        shared = codec.Shared(e.msg)
+        for pid in self.audience() if e.to == "all" else e.to:
+            conn = conns.get(pid)
+            if conn is not None and conn.wants(e.msg):
+                conn.push_shared(shared)
 
     async def learn_names(self) -> None:
         self.names.update(await self.app.display_names(set(self.t.participants()) - self.names.keys()))
@@ -157,13 +202,21 @@ class TournamentTask:
         """The core's view for ``pid`` with ``names`` (player id -> display name); the organiser and
         the referee also get each table's room and invite code, to watch it."""
         v = self.t.view(pid)
-        v["names"] = disambiguate({i: self.names[i] for i in self.t.participants() if i in self.names})
+        v["tseq"] = self.tseq  # the point of the log it shows: deltas follow from there
+        v["names"] = self.view_names()
         if pid in (self.t.organiser, self.t.referee):
-            v["rooms"] = {}
-            for key, room in self.tables.items():
-                task = self.app.rooms.get(room)
-                v["rooms"][key] = {"room": room, "code": None if task is None else task.invite}
+            v["rooms"] = self.rooms()
         return v
+
+    def view_names(self) -> dict[str, str]:
+        return disambiguate({i: self.names[i] for i in self.t.participants() if i in self.names})
+
+    def rooms(self) -> dict[str, dict]:
+        out = {}
+        for key, room in self.tables.items():
+            task = self.app.rooms.get(room)
+            out[key] = {"room": room, "code": None if task is None else task.invite}
+        return out
 
     def audience(self) -> set[str]:
         """Everybody a change is pushed to: followers, the players, the organiser and the referee."""
@@ -171,7 +224,7 @@ class TournamentTask:
 
     def online_audience(self) -> list[str]:
         conns = self.app.conns
-        return [pid for pid in self.audience() if pid in conns]
+        return [pid for pid in self.followers if pid in conns]
 
     async def catch_up(self) -> None:
         """After a restart: what the tables' rooms logged that the tournament had not yet been told."""

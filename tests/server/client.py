@@ -10,6 +10,8 @@ import msgpack
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
+from rooms.tournament.delta import apply
+
 
 class Client:
     def __init__(self, ws, encoding: str = "msgpack"):
@@ -23,6 +25,7 @@ class Client:
         self.closed = False
         self.strict = True
         self.sent_acts: dict[int, dict] = {}  # request id -> action, from play()
+        self.tviews: dict[str, dict] = {}  # tournament id -> its view, kept up to date by the deltas
 
     @classmethod
     async def open(cls, url: str, encoding: str = "msgpack", **kw) -> Client:
@@ -49,7 +52,16 @@ class Client:
             assert isinstance(data, str if self.encoding == "json" else bytes), data
         msg = json.loads(data) if isinstance(data, str) else msgpack.unpackb(data, strict_map_key=False)
         self.frames.append(msg)
+        self._track_tournament(msg)
         return msg
+
+    def _track_tournament(self, msg: dict) -> None:
+        if msg.get("t") == "tournament" and isinstance(msg.get("tournament"), dict):
+            self.tviews[msg["tournament"]["id"]] = msg["tournament"]
+        elif msg.get("t") == "tournament_delta" and msg["tournament"] in self.tviews:
+            v = apply(self.tviews[msg["tournament"]], msg)
+            assert v is not None, ("a delta that does not follow the view", msg)
+            self.tviews[msg["tournament"]] = v
 
     async def wait_for(self, pred, timeout: float = 10.0) -> dict:
         for i, m in enumerate(self.inbox):

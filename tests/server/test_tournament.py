@@ -31,13 +31,17 @@ def standard12(scores: list[int]) -> list[int]:
     return out
 
 
-def is_view(m: dict) -> bool:
-    return m.get("t") == "tournament" and isinstance(m.get("tournament"), dict)
+def tournament_of(m: dict) -> str | None:
+    """The tournament a whole view or a delta is about (None for other messages)."""
+    if m.get("t") == "tournament" and isinstance(m.get("tournament"), dict):
+        return m["tournament"]["id"]
+    return m["tournament"] if m.get("t") == "tournament_delta" else None
 
 
 async def wait_view(c, pred, timeout: float = 30.0) -> dict:
-    m = await c.wait_for(lambda m: is_view(m) and pred(m["tournament"]), timeout)
-    return m["tournament"]
+    """The view (kept up to date from deltas by the client) once a view or delta makes ``pred`` true."""
+    m = await c.wait_for(lambda m: (tid := tournament_of(m)) is not None and pred(c.tviews[tid]), timeout)
+    return c.tviews[tournament_of(m)]
 
 
 async def play_table(c, rng, results: dict) -> None:

@@ -1,0 +1,37 @@
+"""A tournament change is sent as a small delta to the followers who are online, and whole views are built
+only when asked for: a change used to build a view for every participant and follower, online or not."""
+
+import asyncio
+
+from rooms.tournament.tournament import Tournament
+
+
+async def test_a_change_builds_no_views_and_skips_offline_followers(server, monkeypatch):
+    org = await server.client(name="Org")
+    r = await org.request({"t": "tournament_create", "config": {"name": "Delta Cup"}})
+    tid = r["tournament"]["id"]
+    ps = [await server.client(name=f"P{i}") for i in range(5)]
+    for c in ps:
+        assert (await c.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "register"}}))["t"] == "ok"
+    away = ps[0].player
+    await ps[0].close()  # a follower and a participant, now offline
+    for _ in range(100):
+        if away not in server.app.conns:
+            break
+        await asyncio.sleep(0.01)
+
+    built = []
+    real_view = Tournament.view
+    monkeypatch.setattr(Tournament, "view", lambda self, pid: built.append(pid) or real_view(self, pid))
+
+    late = await server.client(name="Late")
+    r = await late.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "register"}})
+    assert r["t"] == "ok", r
+    assert built == [late.player]  # the newcomer's own first view, nobody else's
+    # The online followers got a delta that brings their view to what a fresh one shows.
+    for c in [org, *ps[1:]]:
+        d = await c.wait_for(lambda m: m.get("t") == "tournament_delta" and late.player in str(m.get("players")))
+        assert [p["id"] for p in d["players"]] == [late.player] and d["names"] == {late.player: "Late"}
+        kept = c.tviews[tid]  # the first view, with every delta since applied (tests/server/client.py)
+        fresh = (await c.request({"t": "tournament", "tournament": tid}))["tournament"]
+        assert kept == fresh and kept["tseq"] == d["tseq"]
