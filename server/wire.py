@@ -617,6 +617,7 @@ class TournamentView(TypedDict):
     notices: list[SanctionRecord]
     rooms: NotRequired[dict[str, TableRoom]]  # referee and organiser: each table's room
     names: NotRequired[dict[str, str]]
+    tseq: NotRequired[int]  # the point of the tournament's log it shows: deltas apply from there (not in a closed one)
 
 
 # -- the messages --------------------------------------------------------------------------------------
@@ -760,6 +761,22 @@ class TournamentMsg(Envelope):
     tournament: TournamentView
 
 
+class TournamentDeltaMsg(Envelope):
+    """What changed in a followed tournament's view (docs/protocol.md "Tournament deltas")."""
+    t: Literal["tournament_delta"]
+    tournament: str
+    from_: int  # the tseq of the view it applies to
+    tseq: int  # the view's tseq after it
+    set: NotRequired[dict[str, Any]]  # top-level view fields, replaced whole
+    players: NotRequired[list[TournamentPlayer]]  # replace by id, or add
+    unregistered: NotRequired[list[str]]
+    sessions: NotRequired[list[SessionView]]  # replace by index
+    tables: NotRequired[list[TableView]]  # replace by table key in their session, or add
+    standings: NotRequired[list[StandingRow]]  # rows that changed or are new
+    ranking: NotRequired[list[str]]  # every standings row's player in order; absent: the old order, new rows last
+    names: NotRequired[dict[str, str]]  # merged into names
+
+
 class TournamentEventMsg(Envelope):
     """What just happened in a tournament (docs/protocol.md "Tournaments"); fields by event."""
     t: Literal["tournament_event"]
@@ -799,12 +816,14 @@ class ErrorMsg(Envelope):
     t: Literal["error"]
     code: str
     message: str
+    tournament: NotRequired[str]  # server/internal pushed to a tournament's followers: which one
 
 
 MESSAGES = (WelcomeMsg, RoomsMsg, QueuedMsg, SnapshotMsg, RoomMsg, GameMsg, HandResultMsg, MatchResultMsg,
     CommitmentMsg, RevealMsg, KickedMsg, LeftMsg, ClosedMsg, ReplacedMsg, ChatMsg, TournamentsMsg,
-    TournamentMsg, TournamentEventMsg, TableMsg, SubstitutedMsg, OkMsg, PongMsg, HistoryMsg, ErrorMsg,
-    AccountMsg, SessionsMsg, DeletedMsg)
+    TournamentMsg, TournamentDeltaMsg, TournamentEventMsg, TableMsg, SubstitutedMsg, OkMsg, PongMsg, HistoryMsg,
+    ErrorMsg, AccountMsg, SessionsMsg, DeletedMsg)
 ServerMessage = Union[WelcomeMsg, AccountMsg, SessionsMsg, DeletedMsg, RoomsMsg, QueuedMsg, SnapshotMsg, RoomMsg, GameMsg, HandResultMsg,
     MatchResultMsg, CommitmentMsg, RevealMsg, KickedMsg, LeftMsg, ClosedMsg, ReplacedMsg, ChatMsg,
-    TournamentsMsg, TournamentMsg, TournamentEventMsg, TableMsg, SubstitutedMsg, OkMsg, PongMsg, HistoryMsg, ErrorMsg]
+    TournamentsMsg, TournamentMsg, TournamentDeltaMsg, TournamentEventMsg, TableMsg, SubstitutedMsg, OkMsg, PongMsg,
+    HistoryMsg, ErrorMsg]

@@ -181,6 +181,12 @@ export class App {
     const s = reduce(before, msg, Date.now() / 1000);
     this.set(s);
     switch (msg.t) {
+      case "tournament_delta": {
+        // A change our view of it cannot take (one was missed): the whole view again.
+        const v = before.tviews[msg.tournament];
+        if (v && s.tviews[msg.tournament] === v) this.send({ t: "tournament", tournament: msg.tournament });
+        break;
+      }
       case "welcome":
         this.storage.setItem(KEY_TOKEN, msg.token);
         if (msg.name !== this.prefs.name || (msg.login ?? "") !== this.prefs.login) {

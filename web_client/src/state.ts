@@ -6,7 +6,8 @@ import type { Status } from "./net";
 import type {
   Clock, HandRecord, MatchRecord, RoomInfo, RoomSummary, ServerMessage, TournamentEventMsg, You,
 } from "./wire.gen";
-import type { SanctionRecord, TournamentSummary, TournamentView } from "./tournament";
+import { applyDelta } from "./tournament";
+import type { SanctionRecord, TournamentDelta, TournamentSummary, TournamentView } from "./tournament";
 
 // The wire's shapes (server/wire.py, generated into wire.gen.ts).
 export type { Clock, HandRecord, MatchRecord, RoomConfig, RoomInfo, RoomSummary, SeatInfo, You } from "./wire.gen";
@@ -220,6 +221,14 @@ export function reduce(s: AppState, msg: ServerMessage, clientNow: number): AppS
       return reduceView(n, msg.tournament);
     case "tournament_event":
       return reduceTournament(n, msg, clientNow);
+    case "tournament_delta": {
+      // A change to a followed tournament; one that does not follow our view leaves it as it is (the
+      // app then asks for a whole view).
+      const v = typeof msg.tournament === "string" ? n.tviews[msg.tournament] : undefined;
+      const next = v ? applyDelta(v, msg as TournamentDelta) : null;
+      if (!next) return n;
+      return { ...n, tviews: { ...n.tviews, [next.id]: next }, names: { ...n.names, ...(msg.set?.names ?? {}), ...(msg.names ?? {}) } };
+    }
     case "table":
       // Your tournament table has opened; its room's snapshot follows.
       if (msg.room === undefined) return n;

@@ -9,7 +9,47 @@ export type {
   FoulEvidence, SanctionRecord, SeatResult, SessionView, StandingRow, TableView, TeamRow, TournamentConfig,
   TournamentPlayer, TournamentSummary, TournamentView,
 } from "./wire.gen";
-import type { SanctionRecord, SessionView, TableView, TournamentPlayer, TournamentSummary, TournamentView } from "./wire.gen";
+import type {
+  SanctionRecord, SessionView, StandingRow, TableView, TournamentDeltaMsg, TournamentPlayer, TournamentSummary, TournamentView,
+} from "./wire.gen";
+
+/** What changed since a view (docs/protocol.md "Tournament deltas"); rooms/tournament/delta.py builds it. */
+export type TournamentDelta = TournamentDeltaMsg;
+
+/** ``v`` with ``d`` applied, or null when ``d`` does not follow from ``v`` (ask for a whole view). */
+export function applyDelta(v: TournamentView, d: TournamentDelta): TournamentView | null {
+  if (v.tseq === undefined || d.from !== v.tseq) return null;
+  const out: TournamentView = { ...v, ...(d.set ?? {}), tseq: d.tseq };
+  if (d.names) out.names = { ...(out.names ?? {}), ...d.names };
+  const sessions = [...out.sessions];
+  for (const s of d.sessions ?? []) sessions[s.index - 1] = s;
+  for (const t of d.tables ?? []) {
+    const s = sessions[t.session - 1];
+    if (!s) continue;
+    const at = s.tables.findIndex((x) => x.table === t.table);
+    const tables = at >= 0 ? s.tables.map((x, i) => (i === at ? t : x)) : [...s.tables, t];
+    sessions[t.session - 1] = { ...s, tables };
+  }
+  out.sessions = sessions;
+  if (d.players || d.unregistered) {
+    const rows = new Map(out.players.map((p) => [p.id, p] as const));
+    for (const p of d.players ?? []) rows.set(p.id, p);
+    for (const id of d.unregistered ?? []) rows.delete(id);
+    out.players = [...rows.values()].sort((a, b) => a.order - b.order);
+  }
+  if (d.standings) {
+    const rows = new Map(out.standings.map((r) => [r.player, r] as const));
+    let order = d.ranking;
+    if (!order) {
+      // the old order, the unregistered players' rows removed and the new rows at the end
+      const gone = new Set(d.unregistered ?? []);
+      order = [...[...rows.keys()].filter((p) => !gone.has(p)), ...d.standings.map((r) => r.player).filter((p) => !rows.has(p))];
+    }
+    for (const r of d.standings) rows.set(r.player, r);
+    out.standings = order.map((id) => rows.get(id)).filter((r): r is StandingRow => r !== undefined);
+  }
+  return out;
+}
 
 /** R98 第十四条6: 有意诈和 is a declaration two or more tiles from ready. */
 export const INTENT_FROM_READY = 2;

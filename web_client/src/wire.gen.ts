@@ -611,6 +611,7 @@ export interface TournamentView {
   notices: SanctionRecord[];
   rooms?: Record<string, TableRoom>;
   names?: Record<string, string>;
+  tseq?: number;
 }
 
 export interface WelcomeMsg {
@@ -841,6 +842,26 @@ export interface TournamentMsg {
   tournament: TournamentView;
 }
 
+/** What changed in a followed tournament's view (docs/protocol.md "Tournament deltas"). */
+export interface TournamentDeltaMsg {
+  re?: number;
+  n?: number;
+  room?: string;
+  rseq?: number;
+  t: "tournament_delta";
+  tournament: string;
+  from: number;
+  tseq: number;
+  set?: Record<string, any>;
+  players?: TournamentPlayer[];
+  unregistered?: string[];
+  sessions?: SessionView[];
+  tables?: TableView[];
+  standings?: StandingRow[];
+  ranking?: string[];
+  names?: Record<string, string>;
+}
+
 /** What just happened in a tournament (docs/protocol.md "Tournaments"); fields by event. */
 export interface TournamentEventMsg {
   re?: number;
@@ -910,6 +931,7 @@ export interface ErrorMsg {
   t: "error";
   code: string;
   message: string;
+  tournament?: string;
 }
 
 export type Fan = [number | null, string, string, number, number] | [number | null, string, string, number, number, string[]];
@@ -918,7 +940,7 @@ export type Action = ActDiscard | ActWin | ActPass | ActChow | ActPung | ActKong
 
 export type GameEvent = EvStart | EvDeal | EvFlower | EvDraw | EvTurn | EvDiscard | EvClaimWindow | EvResponse | EvClaim | EvConcealedKong | EvAddedKong | EvFoul | EvHandEnd | EvHandStart | EvScores | EvReady | EvMatchEnd;
 
-export type ServerMessage = WelcomeMsg | AccountMsg | SessionsMsg | DeletedMsg | RoomsMsg | QueuedMsg | SnapshotMsg | RoomMsg | GameMsg | HandResultMsg | MatchResultMsg | CommitmentMsg | RevealMsg | KickedMsg | LeftMsg | ClosedMsg | ReplacedMsg | ChatMsg | TournamentsMsg | TournamentMsg | TournamentEventMsg | TableMsg | SubstitutedMsg | OkMsg | PongMsg | HistoryMsg | ErrorMsg;
+export type ServerMessage = WelcomeMsg | AccountMsg | SessionsMsg | DeletedMsg | RoomsMsg | QueuedMsg | SnapshotMsg | RoomMsg | GameMsg | HandResultMsg | MatchResultMsg | CommitmentMsg | RevealMsg | KickedMsg | LeftMsg | ClosedMsg | ReplacedMsg | ChatMsg | TournamentsMsg | TournamentMsg | TournamentDeltaMsg | TournamentEventMsg | TableMsg | SubstitutedMsg | OkMsg | PongMsg | HistoryMsg | ErrorMsg;
 
 // Commands (server/schema.py COMMANDS): what a client may send.
 

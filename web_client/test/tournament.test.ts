@@ -1,9 +1,12 @@
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parseRoute, tournamentLink } from "../src/app";
 import { STRINGS } from "../src/i18n";
 import { AppState, initialState, reduce } from "../src/state";
 import {
-  SanctionRecord, TournamentView, buildConfig, canCheckIn, canRuleIntentional, canRegister, canStart, canUnregister, datetimeLocal,
+  SanctionRecord, TournamentDelta, TournamentView, applyDelta, buildConfig, canCheckIn, canRuleIntentional, canRegister, canStart,
+  canUnregister, datetimeLocal,
   formatStd, formatWhen, handInPlay, minutesUntil, myTable, openForSignUp, ownSanctions, parseDatetimeLocal,
   publicNotices,
 } from "../src/tournament";
@@ -250,5 +253,39 @@ describe("the referee's 有意诈和 ruling (R98 第十四条6)", () => {
     expect(canRuleIntentional(view({ suspended: ["pA"] }, "pR"), foul(3))).toBe(false);
     expect(canRuleIntentional(ref, foul(3, { kind: "points" }))).toBe(false);
     expect(canRuleIntentional(view({}, "pA"), foul(3))).toBe(false);
+  });
+});
+
+describe("tournament deltas", () => {
+  const TOOL = fileURLToPath(new URL("../tools/fixture.py", import.meta.url));
+
+  it("applied to the first view, give the server's whole view after every change", () => {
+    // rooms/tournament/delta.py builds them; the fixture records, per viewer, each delta and the view after it.
+    const out = execFileSync(process.env.PYTHON ?? "python3", [TOOL, "tournament"], { maxBuffer: 64 << 20 });
+    const fx = JSON.parse(out.toString()) as {
+      first: Record<string, TournamentView>;
+      steps: { deltas: Record<string, TournamentDelta>; views: Record<string, TournamentView> }[];
+    };
+    expect(fx.steps.length).toBeGreaterThan(10);
+    for (const [viewer, first] of Object.entries(fx.first)) {
+      let v: TournamentView | null = first;
+      for (const [i, step] of fx.steps.entries()) {
+        v = applyDelta(v as TournamentView, step.deltas[viewer]);
+        expect(v, `${viewer} step ${i}`).toEqual(step.views[viewer]);
+      }
+    }
+  });
+
+  it("are applied by the reducer only on the view they follow from", () => {
+    let s = signedIn();
+    s = reduce(s, { t: "tournament", tournament: view({ tseq: 5 }) }, 0);
+    const row = { id: "pD", team: null, order: 4, status: "active", checked_in: false, table: null };
+    s = reduce(s, { t: "tournament_delta", tournament: "t1a2b3c4d", from: 5, tseq: 6, players: [row], names: { pD: "Di" } }, 0);
+    expect(s.tviews.t1a2b3c4d.players.map((p) => p.id)).toEqual(["pA", "pB", "pC", "pD"]);
+    expect(s.tviews.t1a2b3c4d.tseq).toBe(6);
+    expect(s.names.pD).toBe("Di");
+    const kept = s.tviews.t1a2b3c4d;
+    s = reduce(s, { t: "tournament_delta", tournament: "t1a2b3c4d", from: 9, tseq: 10, unregistered: ["pA"] }, 0);
+    expect(s.tviews.t1a2b3c4d).toBe(kept); // a gap: left as it is (the app asks for a whole view)
   });
 });

@@ -7,6 +7,7 @@ game.match.view says the viewer should see then (game/ is pure Python: any pytho
     python3 web_client/tools/fixture.py [seed] [hands]          (test/game.test.ts runs it)
     python3 web_client/tools/fixture.py replay [seed] [hands]   (a replay file: test/replay.test.ts)
     python3 web_client/tools/fixture.py hint 123m456m789m11s23sN  (the server's hint: test/hint.test.ts)
+    python3 web_client/tools/fixture.py tournament   (tournament deltas and views: test/tournament.test.ts)
 """
 
 from __future__ import annotations
@@ -122,7 +123,52 @@ def hint(tiles: str) -> None:
     json.dump(hint_of(hand.melds, hand.tiles, rules=Rules()), sys.stdout, ensure_ascii=False)
 
 
+def tournament() -> None:
+    """A small tournament (rooms/tournament/) driven through registration, check-in, a session with hand
+    results, sanctions and the end; for each change the delta a viewer gets (rooms/tournament/delta.py)
+    and the whole view it should have after applying it."""
+    from rooms.tournament import Tournament, TournamentConfig
+    from rooms.tournament.delta import Deltas, for_viewer
+
+    players = [f"p{i}" for i in range(1, 7)]
+    viewers = ("org", "p1", "p6")
+    t = Tournament.create("t1", TournamentConfig(name="Fixture Cup", hands=2, seating="swiss"), "org", "org",
+                          bytes(range(32)), 0.0)
+    t.take_log()
+    d = Deltas(t)
+    first = {p: {**t.view(p), "tseq": t.tseq} for p in viewers}
+    steps = []
+
+    def step(call) -> None:
+        before = t.tseq
+        call()
+        entries = t.take_log()
+        delta, personal, _ = d.after(t, entries)
+        msg = {"t": "tournament_delta", "tournament": t.id, "from": before, "tseq": t.tseq, **delta}
+        steps.append({"deltas": {p: for_viewer(t, msg, personal, p) for p in viewers},
+                      "views": {p: {**t.view(p), "tseq": t.tseq} for p in viewers}})
+
+    for i, p in enumerate(players):
+        step(lambda: t.handle(p, {"t": "register", "team": "AB"[i % 2]}, 1.0 + i))
+    for p in players:
+        step(lambda: t.handle(p, {"t": "checkin"}, 10.0))
+    step(lambda: t.handle("org", {"t": "start"}, 20.0))
+    step(lambda: t.handle("org", {"t": "sanction", "player": "p1", "kind": "points", "points": 10,
+                                  "reason": "noise"}, 30.0))
+    for x in list(t.sessions[0].tables):
+        for h in range(2):
+            deltas = [8 * (1 if s == h else -1) if p is not None else 0 for s, p in enumerate(x.seats)]
+            rec = {"match": 1, "hand": h, "deltas": deltas, "winner": h, "discarder": None, "self_drawn": True,
+                   "total": 8, "fans": []}
+            step(lambda: t.table_event(x.key, {"t": "hand_result", "record": rec}, 40.0 + h))
+        step(lambda: t.table_event(x.key, {"t": "match_result", "record": {"match": 1, "hands": []}}, 50.0))
+    json.dump({"first": first, "steps": steps}, sys.stdout, ensure_ascii=False)
+
+
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["tournament"]:
+        tournament()
+        sys.exit()
     if sys.argv[1:2] == ["replay"]:
         replay_file(*(int(a) for a in sys.argv[2:4]))
     elif sys.argv[1:2] == ["hint"]:
