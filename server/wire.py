@@ -444,180 +444,13 @@ class You(TypedDict):
     hints: bool  # whether the room sends this player the wait hint
 
 
-# -- tournaments (rooms/tournament/report.py) ---------------------------------------------------------
+# -- tournaments: server/wire_tournament.py -------------------------------------------------------------
 
-class TournamentSummary(TypedDict):
-    id: str
-    name: str
-    type: str
-    state: str
-    players: int
-    max_players: int
-    sessions: int
-    session: int | None  # the session being played
-    next_start: float | None  # the next session's scheduled start (Unix seconds)
-    organiser: str
-
-
-class TournamentConfig(TypedDict):
-    """rooms/tournament/config.py TournamentConfig.to_dict (tests/server/test_wire.py: the same keys)."""
-    name: str
-    type: str
-    sessions: int
-    hands: int
-    time_limit: float
-    time_up: str
-    seating: str
-    starts: list[float | None]
-    checkin_before: float
-    max_players: int
-    min_players: int
-    fill_bots: bool
-    checkin_required: bool
-    turn_time: float
-    claim_time: float
-    bank: float
-    false_win_penalty: bool
-
-
-class FoulEvidence(TypedDict):
-    tiles: list[Tile]
-    drawn: Tile | None
-    melds: list[Meld]
-    from_ready: int  # shanten: 0 ready, 1 one tile from ready
-
-
-class Cancellation(TypedDict):
-    by: str
-    at: float
-    reason: str
-
-
-class SanctionRecord(TypedDict):
-    id: int
-    kind: str  # warning | points | stop_win | suspend | notice | late | forfeit | offence | false_win
-    player: str | None
-    session: int | None
-    table: str | None
-    hand: int | None  # 1-based
-    points: int
-    reason: str
-    by: str  # a referee's id or "system"
-    at: float
-    public: bool
-    offence: str | None
-    evidence: NotRequired[FoulEvidence | None]  # a false win's hand: the player and the referee only
-    cancelled: Cancellation | None
-
-
-class SeatResult(TypedDict):
-    seat: int
-    player: str | None
-    bot: bool
-    substituted: str | None  # "forfeit" | "suspended"
-    ranked: bool
-    points: list[int]  # 盘分 per hand
-    late: int
-    forfeit: bool
-    score: int  # 局分
-    std12: int | None
-    std: float | None
-
-
-class TableHand(TypedDict):
-    hand: int  # 1-based
-    deltas: list[int]
-    void: bool
-    winner: int | None
-    discarder: int | None
-    self_drawn: bool
-    total: int
-
-
-class TableView(TypedDict):
-    table: str
-    session: int
-    number: int
-    state: str
-    started: float | None
-    time_up: bool
-    hands: list[TableHand]
-    seats: list[SeatResult]
-
-
-class SessionView(TypedDict):
-    index: int
-    scheduled: float | None
-    start: float | None
-    ended: float | None
-    state: str
-    checkin_opens: float | None
-    byes: list[str]
-    tables: list[TableView]
-
-
-class StandingRow(TypedDict):
-    place: int
-    player: str
-    std12: int
-    std: float
-    score: int
-    sessions: int
-    by_std: list[float]
-    suspended: NotRequired[bool]  # 停赛: earlier results stand, no more play
-
-
-class TeamRow(TypedDict):
-    place: int
-    team: str
-    players: list[str]
-    std12: int
-    std: float
-    score: int
-
-
-class TournamentPlayer(TypedDict):
-    id: str
-    team: str | None
-    order: int
-    status: str
-    warnings: NotRequired[int]  # 警告 on record
-    checked_in: bool
-    table: str | None
-
-
-class TournamentYou(TypedDict):
-    id: str | None
-    roles: list[str]
-    registered: bool
-
-
-class TableRoom(TypedDict):
-    room: str
-    code: str | None  # None once the room is gone
-
-
-class TournamentView(TypedDict):
-    id: str
-    config: TournamentConfig
-    organiser: str
-    referee: str | None
-    referee_offer: NotRequired[str | None]  # named referee, not yet accepted
-    state: str
-    created: float
-    cancel_reason: str | None
-    you: TournamentYou
-    session: int | None
-    players: list[TournamentPlayer]
-    sessions: list[SessionView]
-    standings: list[StandingRow]
-    teams: list[TeamRow]
-    suspended: list[str]
-    sanctions: list[SanctionRecord]
-    notices: list[SanctionRecord]
-    rooms: NotRequired[dict[str, TableRoom]]  # referee and organiser: each table's room
-    names: NotRequired[dict[str, str]]
-    tseq: NotRequired[int]  # the point of the tournament's log it shows: deltas apply from there (not in a closed one)
+from server.wire_tournament import (  # noqa: E402 (its shapes use Envelope, Meld and Tile above)
+    TournamentSummary, TournamentConfig, FoulEvidence, Cancellation, SanctionRecord, SeatResult, TableHand,
+    TableView, SessionView, StandingRow, TeamRow, TournamentPlayer, TournamentYou, TableRoom, TournamentView,
+    TournamentDeltaMsg,
+)
 
 
 # -- the messages --------------------------------------------------------------------------------------
@@ -761,22 +594,6 @@ class TournamentMsg(Envelope):
     tournament: TournamentView
 
 
-class TournamentDeltaMsg(Envelope):
-    """What changed in a followed tournament's view (docs/protocol.md "Tournament deltas")."""
-    t: Literal["tournament_delta"]
-    tournament: str
-    from_: int  # the tseq of the view it applies to
-    tseq: int  # the view's tseq after it
-    set: NotRequired[dict[str, Any]]  # top-level view fields, replaced whole
-    players: NotRequired[list[TournamentPlayer]]  # replace by id, or add
-    unregistered: NotRequired[list[str]]
-    sessions: NotRequired[list[SessionView]]  # replace by index
-    tables: NotRequired[list[TableView]]  # replace by table key in their session, or add
-    standings: NotRequired[list[StandingRow]]  # rows that changed or are new
-    ranking: NotRequired[list[str]]  # every standings row's player in order; absent: the old order, new rows last
-    names: NotRequired[dict[str, str]]  # merged into names
-
-
 class TournamentEventMsg(Envelope):
     """What just happened in a tournament (docs/protocol.md "Tournaments"); fields by event."""
     t: Literal["tournament_event"]
@@ -821,9 +638,8 @@ class ErrorMsg(Envelope):
 
 MESSAGES = (WelcomeMsg, RoomsMsg, QueuedMsg, SnapshotMsg, RoomMsg, GameMsg, HandResultMsg, MatchResultMsg,
     CommitmentMsg, RevealMsg, KickedMsg, LeftMsg, ClosedMsg, ReplacedMsg, ChatMsg, TournamentsMsg,
-    TournamentMsg, TournamentDeltaMsg, TournamentEventMsg, TableMsg, SubstitutedMsg, OkMsg, PongMsg, HistoryMsg,
-    ErrorMsg, AccountMsg, SessionsMsg, DeletedMsg)
+    TournamentMsg, TournamentDeltaMsg, TournamentEventMsg, TableMsg, SubstitutedMsg, OkMsg, PongMsg, HistoryMsg, ErrorMsg,
+    AccountMsg, SessionsMsg, DeletedMsg)
 ServerMessage = Union[WelcomeMsg, AccountMsg, SessionsMsg, DeletedMsg, RoomsMsg, QueuedMsg, SnapshotMsg, RoomMsg, GameMsg, HandResultMsg,
     MatchResultMsg, CommitmentMsg, RevealMsg, KickedMsg, LeftMsg, ClosedMsg, ReplacedMsg, ChatMsg,
-    TournamentsMsg, TournamentMsg, TournamentDeltaMsg, TournamentEventMsg, TableMsg, SubstitutedMsg, OkMsg, PongMsg,
-    HistoryMsg, ErrorMsg]
+    TournamentsMsg, TournamentMsg, TournamentDeltaMsg, TournamentEventMsg, TableMsg, SubstitutedMsg, OkMsg, PongMsg, HistoryMsg, ErrorMsg]

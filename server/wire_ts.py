@@ -79,7 +79,8 @@ def command(t: str, fields: dict) -> str:
 
 def generate() -> str:
     out = [HEADER]
-    declared = [wire.RoomConfig] + [v for v in vars(wire).values() if _is_typeddict(v) and v.__module__ == wire.__name__]
+    declared = [wire.RoomConfig] + [v for v in vars(wire).values()
+                                    if _is_typeddict(v) and v.__module__ in (wire.__name__, "server.wire_tournament")]
     out += [interface(td) for td in declared]
     out += [f"export type {name} = {ts_type(alias, top=True)};\n" for name, alias in ALIASES.items()]
     out.append("// Commands (server/schema.py COMMANDS): what a client may send.\n")

@@ -614,6 +614,26 @@ export interface TournamentView {
   tseq?: number;
 }
 
+/** What changed in a followed tournament's view (docs/protocol.md "Tournament deltas"). */
+export interface TournamentDeltaMsg {
+  re?: number;
+  n?: number;
+  room?: string;
+  rseq?: number;
+  t: "tournament_delta";
+  tournament: string;
+  from: number;
+  tseq: number;
+  set?: Record<string, any>;
+  players?: TournamentPlayer[];
+  unregistered?: string[];
+  sessions?: SessionView[];
+  tables?: TableView[];
+  standings?: StandingRow[];
+  ranking?: string[];
+  names?: Record<string, string>;
+}
+
 export interface WelcomeMsg {
   re?: number;
   n?: number;
@@ -840,26 +860,6 @@ export interface TournamentMsg {
   rseq?: number;
   t: "tournament";
   tournament: TournamentView;
-}
-
-/** What changed in a followed tournament's view (docs/protocol.md "Tournament deltas"). */
-export interface TournamentDeltaMsg {
-  re?: number;
-  n?: number;
-  room?: string;
-  rseq?: number;
-  t: "tournament_delta";
-  tournament: string;
-  from: number;
-  tseq: number;
-  set?: Record<string, any>;
-  players?: TournamentPlayer[];
-  unregistered?: string[];
-  sessions?: SessionView[];
-  tables?: TableView[];
-  standings?: StandingRow[];
-  ranking?: string[];
-  names?: Record<string, string>;
 }
 
 /** What just happened in a tournament (docs/protocol.md "Tournaments"); fields by event. */
