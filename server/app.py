@@ -64,10 +64,9 @@ class Limits:
     signin_timeout: float = 30.0  # to send guest/resume after connecting
     idle_timeout: float = 1800.0  # no frame for this long: closed (clients may send ping)
     # A dead peer is found by TCP keepalive, in the kernel: first probe after this many idle seconds,
-    # then every interval, given up after count probes (about 90 s). Websocket pings (every connection
-    # woken every 20 s, 10,000 of them in a burst 20 s after a mass connect) cost ~5 % of the CPU and
-    # held every action up for 2 s after such a burst; they stay available for a deployment that needs
-    # them (ping_interval in seconds).
+    # then every interval, given up after count probes (about 90 s). Websocket pings would wake every
+    # connection every ping_interval, all at once after a mass connect; they stay available for a
+    # deployment that needs them (ping_interval in seconds).
     keepalive: tuple[int, int, int] = (60, 10, 3)  # idle, interval, count
     ping_interval: float | None = None
     ping_timeout: float | None = 20.0

@@ -281,8 +281,9 @@ class Store:
             self._flush_at = loop.call_later(wait, self._flush) if wait > 0 else loop.call_soon(self._flush)
 
     MAX_BATCH = 512  # writes per transaction
-    # At most one commit this often: under load, the writes of this long share one commit (each alone
-    # cost more CPU than the game did); a write that comes after a quiet spell is committed at once.
+    # At most one commit this often: under load, the writes of this long share one commit (a commit
+    # costs the same for one row as for hundreds); a write that comes after a quiet spell is committed
+    # at once.
     COMMIT_EVERY = 0.002  # seconds
     CHECKPOINT_EVERY = 2000  # log rows between checkpoints (``_checkpoint``)
     CHECKPOINT_BACKSTOP = 20_000  # pages (80 MiB) of WAL at which the log's own connection checkpoints
@@ -446,8 +447,7 @@ class Store:
     async def _in_thread(self, fn, *args):
         """Run ``fn(*args)`` on the connection's thread as one job: nothing else runs on the
         connection meanwhile, so a transaction inside ``fn`` cannot interleave with another coroutine's
-        statements (two rooms committing at once used to collide: "cannot start a transaction within a
-        transaction", and one's ROLLBACK undid the other's rows)."""
+        statements (another's BEGIN inside it would fail, and its ROLLBACK would undo the other's rows)."""
         return await self.db.run(fn, *args)
 
     @guarded_write

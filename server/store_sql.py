@@ -14,8 +14,8 @@ import orjson
 from server.codec import ProtocolError
 from server.errors import STORAGE
 
-# Rows are compact JSON with sorted keys. orjson writes them about four times faster than json (a log
-# row per action); json takes what orjson refuses (integers past 64 bits, keys that are not strings)
+# Rows are compact JSON with sorted keys, written by orjson (a log row per action: the fast encoder);
+# json takes what orjson refuses (integers past 64 bits, keys that are not strings)
 # and writes the same text for everything else.
 _json_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), sort_keys=True).encode
 
