@@ -27,14 +27,15 @@ export interface Route {
   replay?: string;
   tournament?: string;
   account?: boolean;
+  player?: string;
 }
 
 /** The part of the address after # says what to open: #join=CODE, #watch=CODE or room id, #replay=ID,
- * #tournament=ID, #account (your account: sign-in, sessions, privacy). */
+ * #tournament=ID, #account (your account: sign-in, sessions, privacy), #player=ID (a public profile). */
 export function parseRoute(hash: string): Route {
   const out: Route = {};
   const params = new URLSearchParams(hash.replace(/^#/, ""));
-  for (const k of ["join", "watch", "replay", "tournament"] as const) {
+  for (const k of ["join", "watch", "replay", "tournament", "player"] as const) {
     const v = params.get(k);
     if (v) out[k] = v;
   }

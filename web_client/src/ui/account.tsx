@@ -52,6 +52,7 @@ export function AccountPage({ s }: { s: AppState }) {
         </div>
         <p><strong data-testid="account-name">{me.name}</strong> <span class="muted" data-testid="account-id">{me.player}</span></p>
         {claimed ? <p data-testid="account-login">{t("loggedInAs", claimed)}</p> : null}
+        <p><a href={`#player=${me.player}`} data-testid="my-profile">{t("myProfile")}</a></p>
       </section>
 
       {claimed ? (

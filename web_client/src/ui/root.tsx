@@ -5,6 +5,7 @@ import type { AppState } from "../state";
 import { useApp, useAppState } from "./common";
 import { AccountPage } from "./account";
 import { Lobby, LoginForm, NameForm, RoomLobby } from "./lobby";
+import { ProfilePage } from "./profile";
 import { Replay } from "./replay";
 import { Table } from "./table";
 import { NoticeBanners, TableWaiting, TournamentPage } from "./tournament";
@@ -116,6 +117,7 @@ export function Root() {
   let body;
   let atTable = false; // the table fills the viewport (style.css "the table fits the screen")
   if (route.replay) body = <Replay id={route.replay} s={s} />;
+  else if (route.player) body = <ProfilePage id={route.player} />;
   else if (!s.me) body = app.token && s.status !== "stopped" && !s.error ? <p class="muted center-text">{t("connecting")}</p> : <><NameForm s={s} /><LoginForm s={s} /></>;
   else if (route.account) body = <AccountPage s={s} />;
   else if (route.tournament) body = <TournamentPage id={route.tournament} s={s} />;
