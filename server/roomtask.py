@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
 from rooms.config import RoomConfig
@@ -41,6 +41,16 @@ if TYPE_CHECKING:  # pragma: no cover
     from server.conn import Conn
 
 log = logging.getLogger("guobiao.room")
+
+
+@dataclass(slots=True)
+class Batch:
+    """One call's new log entries on their way to the store, and what goes out once they are durable."""
+    start: int  # the row number of the first entry
+    entries: list
+    effects: list  # for the match tables (Store.write)
+    notices: list  # commitment / reveal around ``out``
+    out: list  # (player, message) the room returned
 
 CHAT_MAX = 200  # characters
 HISTORY_PAGE = 10  # finished matches per ``history`` page
@@ -147,12 +157,10 @@ class RoomTask:
         if not (_seats_unchanged(room.pending_log()) and room.match_no == self.match_no):
             self.queue.put_nowait(Handled(pid, conn, req, cmd, out))  # the task commits it, first
             return
-        entries = room.take_log()
-        effects, _ = self._effects(entries)  # hand results only: no match starts or ends here
-        start, self.n = self.n, self.n + len(entries)
+        batch = self._take(out)  # hand results only: no match starts or ends here, no notices
         self._inflight += 1
-        self.app.store.append(self.db_id, start, entries, effects,
-                              lambda error: self._played(error, conn, req, entries, out))
+        self.app.store.append(self.db_id, batch.start, batch.entries, batch.effects,
+                              lambda error: self._played(error, conn, req, batch))
         self.queue.arm(room.next_deadline(), self.app.now())  # the task waits on: its timer may move
 
     def _handle(self, pid: str, conn: Conn, req, cmd: dict, now: float) -> list | None:
@@ -166,7 +174,7 @@ class RoomTask:
             self.app.reply(conn, req, codec.error(INTERNAL, "internal error"))
         return None
 
-    def _played(self, error: BaseException | None, conn: Conn, req, entries: list, out: list) -> None:
+    def _played(self, error: BaseException | None, conn: Conn, req, batch: Batch) -> None:
         """``play_now``'s entries are committed (or failed): report them, send the messages and the ok."""
         self._inflight -= 1
         if self._inflight == 0 and self._landed is not None:
@@ -182,10 +190,9 @@ class RoomTask:
             else:
                 self.app.reply(conn, req, codec.error(INTERNAL, "internal error"))
             return
-        self._report(entries)
         conn.cork()  # the sender's own update and its ok: one write
         try:
-            self._send(out, ())
+            self._publish(batch)
             self.app.reply(conn, req, {"t": "ok"})
         finally:
             conn.uncork()
@@ -315,13 +322,31 @@ class RoomTask:
         if self.tournament is not None and pid in room.table_players and room.members[pid].seat is not None:
             self.tournament[0].report(self.tournament[1], {"t": "seated", "player": room.table_players.index(pid)})
 
-    async def commit(self, out: list) -> None:
-        """Persist the room's new entries (and what they mean for matches), then send ``out``."""
+    # -- committing ------------------------------------------------------------------------------
+    # One path for every call to the room, from the task (``commit``) or at once (``play_now``):
+    # 1. ``_take``: the room's new log entries, numbered after the rows stored, and what they mean for
+    #    the match tables and the fairness notices (``_effects``);
+    # 2. the store: ``Store.append``, whose callback ``_played`` is, or ``Store.write``, which ``commit``
+    #    awaits (the same append underneath); then, in ``commit`` only, the bookkeeping a match start or
+    #    end or a seat change needs (``play_now`` hands such calls to the task);
+    # 3. once durable, ``_publish``: the tournament hears its events, every member their messages.
+
+    def _take(self, out: list) -> Batch:
         entries = self.room.take_log()
         effects, notices = self._effects(entries)
+        start, self.n = self.n, self.n + len(entries)
+        return Batch(start, entries, effects, notices, out)
+
+    def _publish(self, batch: Batch) -> None:
+        self._report(batch.entries)
+        self._send(batch.out, batch.notices)
+
+    async def commit(self, out: list) -> None:
+        """Persist the room's new entries (and what they mean for matches), then send ``out``."""
+        batch = self._take(out)
+        entries, effects, notices = batch.entries, batch.effects, batch.notices
         if entries:
-            start, self.n = self.n, self.n + len(entries)
-            await self.app.store.write(self.db_id, start, entries, effects)
+            await self.app.store.write(self.db_id, batch.start, entries, effects)
         for e in effects:
             if e["kind"] == "match_start":
                 self.matches[e["number"]]["id"] = await self.app.store.match_id(self.db_id, e["number"])
@@ -331,13 +356,12 @@ class RoomTask:
         for n in notices:
             if n["t"] == "reveal":
                 n["id"] = self.matches[n["match"]].get("id")  # GET /api/matches/<id>
-        self._report(entries)
         if not _seats_unchanged(entries):
             old = self.members
             self._refresh()
             self.app.members_changed(self, old, self.members)
             await self._learn_names()
-        self._send(out, notices)
+        self._publish(batch)
 
     def _report(self, entries: list) -> None:
         """Tell the tournament (if the room is a table) what it is told about."""

@@ -125,3 +125,56 @@ async def test_timers_accept_fractions_of_a_second(server):
         r = await c.request({"t": "quick", "wait": 299.5})
         assert r["t"] == "queued" and r["wait"] == 299.5, r
         assert (await c.request({"t": "quick_cancel"}))["t"] == "ok"
+
+
+async def test_a_room_has_one_caller_at_a_time(server):
+    """The single-writer rule (docs/architecture.md "One writer per room"): a room is called by its task,
+    or by ``play_now`` only while that task waits on an empty queue - never by anything else, never by
+    two at once."""
+    import asyncio
+
+    app = server.app
+    append = app.store.append
+
+    def slow_append(room_id, start, entries, effects, done):  # the task stays busy a while per commit
+        append(room_id, start, entries, effects, lambda error: asyncio.get_running_loop().call_later(
+            0.003, done, error))
+
+    app.store.append = slow_append
+    cs = [await server.client(name=f"P{i}") for i in range(2)]
+    snap = await cs[0].request({"t": "create", "config": {**FAST, "bot_delay": 0.01}})
+    for _ in range(2):  # bots play from the task (its ticks) while the players' plays come in
+        assert (await cs[0].request({"t": "add_bot", "level": "random"}))["t"] == "ok"
+    assert (await cs[1].request({"t": "join", "code": snap["info"]["invite"]}))["t"] == "ok"
+    for c in cs:
+        assert (await c.request({"t": "ready"}))["t"] == "ok"
+    task = app.rooms[snap["room"]]
+    room = task.room
+    seen, wrong = {"task": 0, "at once": 0}, []
+    busy = []
+
+    def guarded(name):
+        method = getattr(room, name)
+
+        def call(*args, **kwargs):
+            if busy:
+                wrong.append((name, "while", busy[-1]))
+            if asyncio.current_task() is task.task:
+                seen["task"] += 1
+            elif task.queue.waiting and task.queue.empty():
+                seen["at once"] += 1
+            else:
+                wrong.append((name, "from", asyncio.current_task()))
+            busy.append(name)
+            try:
+                return method(*args, **kwargs)
+            finally:
+                busy.pop()
+        setattr(room, name, call)
+
+    for name in ("handle", "tick", "connect", "disconnect", "system", "take_log"):
+        guarded(name)
+    rng = random.Random(3)
+    await asyncio.gather(*(play(c, rng, lambda m: m.get("t") == "hand_result") for c in cs))
+    assert not wrong, wrong[:5]
+    assert seen["task"] > 0 and seen["at once"] > 0, seen
