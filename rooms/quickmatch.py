@@ -1,6 +1,10 @@
 """Quick match: one queue per room type. Four humans in a queue are seated at once; a player who
 accepts bots (``wait`` seconds) is seated with whoever else accepts bots, bots filling the table, when
 that wait runs out. The server creates the room from a Placement (``Room.create(..., players=, bots=)``).
+
+Quick matches are rated, so players are seated with others of close rating (docs/ratings.md): the
+longest waiting player takes those whose rating is within RATING_WINDOW of theirs, a window that
+widens by RATING_WIDEN per second they have waited.
 """
 
 from __future__ import annotations
@@ -9,6 +13,11 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from rooms.types import ROOM_TYPES
+
+
+RATING_WINDOW = 5.0  # rating points (mu - 3 sigma) either side, at once
+RATING_WIDEN = 0.5  # more points per second waited: after a minute nearly anybody (35 points)
+RECHECK = 1.0  # seconds between looks at a queue whose players are too far apart for now
 
 
 class Placement(NamedTuple):
@@ -22,22 +31,26 @@ class _Waiting:
     player: str
     since: float
     wait: float | None  # None: humans only
+    rating: float = 0.0  # the player's rating for the queue's room type
 
 
 class QuickMatch:
     def __init__(self):
         self.queues: dict[str, list[_Waiting]] = {t: [] for t in ROOM_TYPES}
         self._where: dict[str, str] = {}  # player -> room type
+        self._stuck: float | None = None  # a queue of four or more not yet close enough: look again then
 
-    def enqueue(self, player: str, room_type: str, wait: float | None, now: float) -> list[Placement]:
-        """Queue ``player``; ``wait``: seconds before bots may fill the table (0: at once; None: never)."""
+    def enqueue(self, player: str, room_type: str, wait: float | None, now: float,
+                rating: float = 0.0) -> list[Placement]:
+        """Queue ``player``; ``wait``: seconds before bots may fill the table (0: at once; None: never);
+        ``rating``: theirs for ``room_type`` (players are seated with others of close rating)."""
         if room_type not in ROOM_TYPES:
             raise ValueError(f"unknown room type {room_type!r}")
         if wait is not None and not 0 <= wait <= 3600:
             raise ValueError(f"wait must be 0..3600 seconds or None, got {wait!r}")
         if player in self._where:
             raise ValueError(f"{player!r} is already queued")
-        self.queues[room_type].append(_Waiting(player, now, wait))
+        self.queues[room_type].append(_Waiting(player, now, wait, rating))
         self._where[player] = room_type
         return self._place(room_type, now)
 
@@ -53,6 +66,7 @@ class QuickMatch:
         return self._where.get(player)
 
     def tick(self, now: float) -> list[Placement]:
+        self._stuck = None
         out = []
         for room_type in self.queues:
             out += self._place(room_type, now)
@@ -60,21 +74,39 @@ class QuickMatch:
 
     def next_deadline(self) -> float | None:
         times = [w.since + w.wait for q in self.queues.values() for w in q if w.wait is not None]
+        if self._stuck is not None:
+            times.append(self._stuck)
         return min(times, default=None)
+
+    @staticmethod
+    def _close(first: _Waiting, others: list[_Waiting], now: float) -> list[_Waiting]:
+        """Those of ``others`` within ``first``'s rating window, closest first (queue order among equals)."""
+        window = RATING_WINDOW + RATING_WIDEN * (now - first.since)
+        near = [w for w in others if abs(w.rating - first.rating) <= window]
+        return sorted(near, key=lambda w: abs(w.rating - first.rating))
 
     def _place(self, room_type: str, now: float) -> list[Placement]:
         q = self.queues[room_type]
         out = []
-        while len(q) >= 4:  # four humans: no bots needed
-            out.append(self._take(room_type, q[:4], 0))
+        while len(q) >= 4:  # four humans of close rating: no bots needed
+            group = None
+            for first in q:  # the longest waiting player who has three others close enough
+                near = self._close(first, [w for w in q if w is not first], now)[:3]
+                if len(near) == 3:
+                    group = [first] + near
+                    break
+            if group is None:
+                self._stuck = now + RECHECK  # their windows widen as they wait
+                break
+            out.append(self._take(room_type, group, 0))
             q = self.queues[room_type]
         while True:
             due = [w for w in q if w.wait is not None and now >= w.since + w.wait]
             if not due:
                 return out
-            # The longest waiting due player, with up to three others who accept bots, in queue order.
+            # The longest waiting due player, with up to three others who accept bots, closest rating first.
             first = due[0]
-            others = [w for w in q if w is not first and w.wait is not None][:3]
+            others = self._close(first, [w for w in q if w is not first and w.wait is not None], now)[:3]
             group = [first] + others
             out.append(self._take(room_type, group, 4 - len(group)))
             q = self.queues[room_type]

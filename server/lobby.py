@@ -79,7 +79,8 @@ class Lobby:
                         self.reply(conn, req, codec.error(QUEUED if self.quick.queued(pid) else IN_ROOM,
                                                           "already queued or in a room"))
                         continue
-                    placements = self.quick.enqueue(pid, room_type, wait, self.now())
+                    rating = await self.ratings.rating(pid, room_type)  # seated near their rating
+                    placements = self.quick.enqueue(pid, room_type, wait, self.now(), rating)
                     self.reply(conn, req, {"t": "queued", "type": room_type, "wait": wait})
                 elif item[0] == "cancel":
                     _, pid, conn, req = item

@@ -51,6 +51,12 @@ class Ratings:
         if done and is_rated:
             self.boards.pop(room_type, None)
 
+    async def rating(self, pid: str, room_type: str) -> float:
+        """A player's rating (mu - 3 sigma) for a room type; 0 for one not yet rated."""
+        rows = await self.store.db.execute_fetchall(
+            "SELECT score FROM ratings WHERE player_id = ? AND room_type = ?", (pid, room_type))
+        return rows[0][0] if rows else 0.0
+
     async def catch_up(self, batch: int = 100) -> int:
         """Take in finished matches that were not (the server stopped first, or they predate migration 5)."""
         n = 0

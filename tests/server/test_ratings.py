@@ -3,6 +3,7 @@ abandoned = last, bots fixed, statistics from played matches, the profile and le
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import pytest
@@ -157,3 +158,62 @@ async def test_leaderboard_is_ordered_and_paged_and_own_position_is_found(server
     assert b0["you"]["rank"] == 127 and b0["you"]["rating"] == 0  # beyond the top 100: still told
     assert (await server.app.api("/api/leaderboard/guobiao", query="page=9"))[1]["entries"] == []
     assert (await server.app.api("/api/leaderboard/nope"))[0] == 404
+
+
+async def test_a_finished_match_not_taken_in_is_counted_at_the_next_start(tmp_path):
+    """The server stopped between the result's commit and the update (or the match predates the
+    ratings tables): the next start takes it in, once."""
+    from tests.server.conftest import start, stop
+
+    s = await start(str(tmp_path / "g.db"))
+    try:
+        a = await s.client("json", name="Ann")
+        assert (await a.request({"t": "quick", "type": "wufan", "wait": 0}))["t"] == "queued"
+        await play(a, random.Random(9), lambda m: m.get("t") == "match_result", timeout=60)
+        await s.app.ratings.settle()
+
+        def forget(con):  # as if the update had never run
+            for table in ("ratings", "player_matches", "player_stats", "player_fans"):
+                con.execute(f"DELETE FROM {table}")
+            con.execute("UPDATE matches SET counted_at = NULL")
+
+        await s.app.store._in_thread(forget, s.app.store.db.con)
+        player = a.player
+    finally:
+        await stop(s)
+    s = await start(str(tmp_path / "g.db"))
+    try:
+        for _ in range(100):
+            _, p = await s.app.api(f"/api/players/{player}")
+            if p["ratings"]:
+                break
+            await asyncio.sleep(0.05)
+        assert p["ratings"]["wufan"]["matches"] == 1 and p["stats"]["matches"] == 1
+        assert await s.app.ratings.catch_up() == 0  # nothing left to take in
+    finally:
+        await stop(s)
+
+
+async def test_a_player_who_leaves_a_ranked_match_is_rated_last(server):
+    """Two humans and two bots in a ranked private room; one leaves during the first hand (a bot
+    plays the seat on): the leaver is placed 4th and loses rating, the one who stayed is not last."""
+    a = await server.client("json", name="Ann")
+    b = await server.client("json", name="Bo")
+    snap = await a.request({"t": "create", "config": {**FAST, "ranked": True}})
+    code = snap["info"]["invite"]
+    assert (await b.request({"t": "join", "code": code}))["t"] == "ok"
+    for _ in range(2):
+        assert (await a.request({"t": "add_bot", "level": "random"}))["t"] == "ok"
+    assert (await b.request({"t": "ready"}))["t"] == "ok"
+    assert (await a.request({"t": "ready"}))["t"] == "ok"
+    await b.wait_for(lambda m: m.get("t") == "game")
+    assert (await b.request({"t": "leave"}))["t"] == "ok"
+    await play(a, random.Random(4), lambda m: m.get("t") == "match_result", timeout=60)
+    await server.app.ratings.settle()
+    _, pb = await server.app.api(f"/api/players/{b.player}")
+    _, pa = await server.app.api(f"/api/players/{a.player}")
+    (mb,) = pb["matches"]["items"]
+    assert mb["abandoned"] is True and mb["place"] == 4
+    assert pb["ratings"]["guobiao"]["matches"] == 1 and pb["ratings"]["guobiao"]["rating"] < 0
+    assert pa["matches"]["items"][0]["place"] < 4 and pa["matches"]["items"][0]["abandoned"] is False
+    assert pb["stats"]["hands"] <= 1  # the hands after leaving were the bot's
