@@ -22,7 +22,7 @@ class Api:
         if parts == ["api", "health"]:
             return 200, {"ok": True, "rooms": len(self.rooms), "connections": len(self.conns)}
         if parts == ["api", "rooms"]:
-            return 200, listing.rooms(self.rooms.values())
+            return 200, listing.rooms(self.rooms.values(), self.conns)
         if parts == ["api", "tournaments"]:
             return 200, listing.tournaments(self.tournaments.values())
         if len(parts) == 3 and parts[:2] == ["api", "tournaments"] and parts[2] in self.tournaments:

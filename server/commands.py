@@ -52,7 +52,8 @@ def room_command(app, conn, msg, req):
 
 
 def rooms(app, conn, msg, req):
-    app.reply(conn, req, {"t": "rooms", **listing.rooms(app.rooms.values(), msg.get("q"), msg.get("page"))})
+    found = listing.rooms(app.rooms.values(), app.conns, msg.get("q"), msg.get("page"))
+    app.reply(conn, req, {"t": "rooms", **found})
 
 
 def snapshot(app, conn, msg, req):

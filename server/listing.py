@@ -1,8 +1,9 @@
 """The public lists (``rooms``, ``tournaments``, GET /api/rooms and /api/tournaments): ranked so that
 junk cannot hide what people look for, paged, and searchable by name or code.
 
-Rooms: the more humans seated the higher (a room with none, only bots or spectators, is last); among
-equals a lobby one can join before a match in play, then the most watched. Tournaments: the server's
+Rooms: the more humans seated and online the higher (a room with none, only bots, spectators or
+players who went away, is last), then the more humans seated; among equals a lobby one can join before
+a match in play, then the most watched. Tournaments: the server's
 scheduled events first (pinned), then those still open before finished or cancelled ones, the more
 players the higher. docs/protocol.md "Lobby".
 """
@@ -18,14 +19,11 @@ PAGE = 50  # entries per page
 MAX_QUERY = 40  # characters
 
 
-def _humans(summary: dict) -> int:
-    return sum(1 for s in summary["seats"] if s is not None and s["bot"] is None)
-
-
-def _room_key(summary: dict) -> tuple:
-    humans = _humans(summary)
+def _room_key(summary: dict, online) -> tuple:
+    humans = [s["id"] for s in summary["seats"] if s is not None and s["bot"] is None]
+    live = sum(1 for pid in humans if pid in online)
     free = any(s is None for s in summary["seats"])
-    return (humans == 0, -humans, not (summary["phase"] == "lobby" and free), -summary.get("spectators", 0))
+    return (live == 0, -live, -len(humans), not (summary["phase"] == "lobby" and free), -summary.get("spectators", 0))
 
 
 def _tournament_key(summary: dict) -> tuple:
@@ -55,9 +53,9 @@ def _paged(items: list, page: int) -> dict:
     return {"page": page, "pages": pages, "total": len(items), "items": items[page * PAGE:(page + 1) * PAGE]}
 
 
-def rooms(tasks, q=None, page=None) -> dict:
-    """Public rooms (RoomTask.summary), ranked; ``q`` matches a room's id, its invite code or a seated
-    player's name (case-insensitive)."""
+def rooms(tasks, online=(), q=None, page=None) -> dict:
+    """Public rooms (RoomTask.summary), ranked; ``online``: the players connected now; ``q`` matches a
+    room's id, its invite code or a seated player's name (case-insensitive)."""
     q, page = _query(q), _page(page)
     code = normalize(q) if q else None
     listed = []
@@ -69,7 +67,7 @@ def rooms(tasks, q=None, page=None) -> dict:
                                   or any(q in name.casefold() for name in s.get("names", {}).values())):
             continue
         listed.append(s)
-    listed.sort(key=_room_key)
+    listed.sort(key=lambda s: _room_key(s, online))
     out = _paged(listed, page)
     out["rooms"] = out.pop("items")
     return out

@@ -53,16 +53,24 @@ async def test_listings_rank_honest_live_rooms_first_with_paging_and_search(tmp_
         ghost = await s.client(name="Ghost")  # a room with nobody seated (its host watches)
         g = await ghost.request({"t": "create", "config": {"hands": 4, "private": False}})
         assert (await ghost.request({"t": "watch", "room": g["room"]}))["t"] == "ok"
+        gone = [await s.client(name=f"Gone{i}") for i in range(2)]  # two humans seated, both went away
+        away = await gone[0].request({"t": "create", "config": {"hands": 4, "private": False}})
+        assert (await gone[1].request({"t": "join", "room": away["room"]}))["t"] == "ok"
+        for c in gone:
+            await c.close()
+        while any(c.player in s.app.conns for c in gone):
+            await asyncio.sleep(0.01)
         host, friend = await s.client(name="Honest"), await s.client(name="Friendly")
         h = await host.request({"t": "create", "config": {"hands": 4, "private": False}})
         assert (await friend.request({"t": "join", "room": h["room"]}))["t"] == "ok"
         r = await friend.request({"t": "rooms"})
-        assert (r["page"], r["pages"], r["total"]) == (0, 2, 8)
+        assert (r["page"], r["pages"], r["total"]) == (0, 3, 9)
         assert r["rooms"][0]["room"] == h["room"]  # created last, listed first: two humans seated
         r1 = await friend.request({"t": "rooms", "page": 1})
-        assert r1["rooms"][-1]["room"] == g["room"]  # nobody seated: last
-        assert {x["room"] for x in r["rooms"] + r1["rooms"]} == {*junk, g["room"], h["room"]}
-        assert (await friend.request({"t": "rooms", "page": 2}))["rooms"] == []
+        r2 = await friend.request({"t": "rooms", "page": 2})
+        assert [x["room"] for x in r1["rooms"][-1:] + r2["rooms"]] == [away["room"], g["room"]]  # not live: last
+        assert {x["room"] for x in r["rooms"] + r1["rooms"]} == {*junk, away["room"], h["room"]}
+        assert (await friend.request({"t": "rooms", "page": 3}))["rooms"] == []
         for q in ("friendly", h["room"], h["info"]["invite"].lower()[:4] + "-" + h["info"]["invite"][4:]):
             found = await friend.request({"t": "rooms", "q": q})
             assert [x["room"] for x in found["rooms"]] == [h["room"]], q
