@@ -136,6 +136,7 @@ class ServerThread:
 @pytest.fixture
 def fast(monkeypatch):
     """Rooms created by the client get fast bots and short claim windows (the form does not send them)."""
+    import server.events as server_events
     import server.lobby as server_lobby  # where a client's create and quick matches make their config
 
     real = server_lobby.RoomConfig
@@ -149,6 +150,7 @@ def fast(monkeypatch):
             return real.from_dict({**FAST, **d}) if isinstance(d, dict) else real.from_dict(d)
 
     monkeypatch.setattr(server_lobby, "RoomConfig", FastConfig())
+    monkeypatch.setattr(server_events, "RoomConfig", FastConfig())  # tournament tables
     return FAST
 
 
