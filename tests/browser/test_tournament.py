@@ -96,6 +96,7 @@ def test_referee_runs_a_tournament_and_sanctions_a_player(browser, server, fast,
     try:
         # -- the referee creates the tournament in the lobby (defaults: first session in 15 min) --------
         sign_in(ref, server.url, "裁判长")
+        ref.locator("[data-testid=create-tournament-fold] summary").click()  # folded in the lobby
         form = ref.locator("[data-testid=create-tournament]")
         expect(form).to_be_visible(timeout=TIMEOUT)
         start_default = form.locator("input[name=t_start]").input_value()
@@ -246,6 +247,7 @@ def test_a_table_waits_for_a_late_player_who_is_sanctioned_on_arrival(browser, s
     try:
         # An unscheduled tournament: the organiser starts every session.
         sign_in(ref, server.url, "Rita")
+        ref.locator("[data-testid=create-tournament-fold] summary").click()
         form = ref.locator("[data-testid=create-tournament]")
         form.locator("input[name=t_name]").fill("Friday league")
         form.locator("input[name=t_sessions]").fill("1")

@@ -231,6 +231,8 @@ export const STRINGS = {
   tScheduled: ["定时开赛", "Scheduled start"],
   tFirstStart: ["第一局开始时间", "First session starts"],
   tGap: ["两局间隔（分钟，0 为由组织者开始）", "Gap between sessions (min; 0: the organiser starts them)"],
+  tRefereeYou: ["你自己（{0}）", "yourself ({0})"],
+  tOverN: ["已结束或已取消（{0}）", "Finished or cancelled ({0})"],
   tReferee: ["裁判（玩家编号，留空为你自己；对方接受后生效，裁判不能参赛）", "Referee (a player id; empty: yourself; they referee once they accept, and a referee never plays)"],
   tManualHelp: ["不定时：每局由组织者点“立即开始”。", "Not scheduled: the organiser starts every session."],
   tBadName: ["请填写比赛名称（1–60 个字符）", "Give the tournament a name (1–60 characters)"],

@@ -58,8 +58,37 @@ export function TournamentList({ s }: { s: AppState }) {
         <button type="button" class="link" onClick={() => app.refreshTournaments()}>{t("refresh")}</button>
       </div>
       {s.tournaments.length === 0 ? <p class="muted">{t("noTournaments")}</p> : (
+        <TournamentItems s={s} now={now} />
+      )}
+    </section>
+  );
+}
+
+const OVER = new Set(["finished", "cancelled"]);
+
+/** Events still to come or in play; finished and cancelled ones folded away under a count. */
+function TournamentItems({ s, now }: { s: AppState; now: number }) {
+  const live = s.tournaments.filter((x) => !OVER.has(x.state));
+  const over = s.tournaments.filter((x) => OVER.has(x.state));
+  return (
+    <>
+      {live.length ? <TournamentRows items={live} now={now} /> : <p class="muted">{t("noTournaments")}</p>}
+      {over.length ? (
+        <details class="over-events" data-testid="over-events">
+          <summary>{t("tOverN", over.length)}</summary>
+          <TournamentRows items={over} now={now} />
+        </details>
+      ) : null}
+    </>
+  );
+}
+
+function TournamentRows({ items, now }: { items: AppState["tournaments"]; now: number }) {
+  return (
+    <>
+      {(
         <ul class="rooms tlist">
-          {s.tournaments.map((x) => {
+          {items.map((x) => {
             const next = summaryNext(x);
             return (
               <li key={x.id} data-tournament={x.id}>
@@ -75,7 +104,7 @@ export function TournamentList({ s }: { s: AppState }) {
           })}
         </ul>
       )}
-    </section>
+    </>
   );
 }
 
@@ -111,9 +140,11 @@ export function CreateTournament({ s }: { s: AppState }) {
     setBusy(false);
     if (reply.t === "tournament") setF(defaultForm());
   };
+  // Folded: most visitors never create one, and the open form pushed everything below it off a phone.
   return (
-    <form class="card create create-tournament" onSubmit={submit} data-testid="create-tournament">
-      <h2>{t("createTournament")}</h2>
+    <details class="card fold" data-testid="create-tournament-fold">
+    <summary><h2>{t("createTournament")}</h2></summary>
+    <form class="create create-tournament" onSubmit={submit} data-testid="create-tournament">
       <label class="wide">{t("tName")}
         <input name="t_name" value={f.name} maxLength={60} required onInput={(e) => set({ name: (e.target as HTMLInputElement).value })} />
       </label>
@@ -160,12 +191,13 @@ export function CreateTournament({ s }: { s: AppState }) {
         </div>
       ) : <p class="muted small">{t("tManualHelp")}</p>}
       <label class="wide">{t("tReferee")}
-        <input name="t_referee" value={f.referee} placeholder={s.me?.player ?? ""} autoComplete="off"
+        <input name="t_referee" value={f.referee} placeholder={t("tRefereeYou", s.me?.name ?? "")} autoComplete="off"
           onInput={(e) => set({ referee: (e.target as HTMLInputElement).value })} />
       </label>
       {problem ? <p class="problem" role="alert">{problem}</p> : null}
       <button type="submit" class="primary" data-action="create-tournament" disabled={busy}>{t("create")}</button>
     </form>
+    </details>
   );
 }
 
