@@ -135,6 +135,7 @@ async def run(args) -> dict:
     from rooms.tournament import Tournament, TournamentConfig
     from server.app import App, Limits, Settings
     from server.store import Store
+    from server.roomitems import STOP, Command, TableEvent
 
     with tempfile.TemporaryDirectory(prefix="guobiao-tournament-bench-") as tmp:
         store = await Store.open(str(Path(tmp) / "g.db"))
@@ -157,7 +158,7 @@ async def run(args) -> dict:
             for pid in registered:
                 t.handle(pid, {"t": "register"}, clock[0])
             task = await app.add_tournament(t, org)
-            task.put(("stop",))  # the bench calls ``step`` itself: nothing else may change the tournament
+            task.put(STOP)  # the bench calls ``step`` itself: nothing else may change the tournament
             await task.task
             task.followers.update([org, *registered])
             return task
@@ -167,19 +168,15 @@ async def run(args) -> dict:
                                 players[:args.registered - 1])
         samples = []
         for pid in players[args.registered - 1:args.registered - 1 + args.samples]:
-            samples.append(await b.timed(task, ("cmd", pid, b.conns[pid], _req(), {"t": "register"})))
-            await task.step(("cmd", pid, b.conns[pid], _req(), {"t": "unregister"}))  # back to registered - 1
+            samples.append(await b.timed(task, Command(pid, b.conns[pid], _req(), {"t": "register"})))
+            await task.step(Command(pid, b.conns[pid], _req(), {"t": "unregister"}))  # back to registered - 1
         out["registration"] = _summary(samples)
 
         # -- hand results in a seated field -------------------------------------------------------------
         task = await tournament("Hand Cup", args.players, players[:args.players])
-        out["session_start"] = await b.timed(task, ("cmd", org, b.conns[org], _req(), {"t": "start"}))
+        out["session_start"] = await b.timed(task, Command(org, b.conns[org], _req(), {"t": "start"}))
         await asyncio.sleep(0.2)  # the tables deal (the rooms play no further part here)
         rooms = list(app.rooms.values())
-        try:
-            from server.roomitems import STOP  # a room's queue items (older servers: tuples)
-        except ImportError:  # pragma: no cover
-            STOP = ("stop",)
         for room in rooms:
             room.put(STOP)
         await asyncio.gather(*(r.task for r in rooms if r.task is not None), return_exceptions=True)
@@ -189,7 +186,7 @@ async def run(args) -> dict:
             x = tables[i % len(tables)]
             rec = {"match": 1, "hand": len(x.hands), "deltas": [8, -8, 0, 0], "winner": 0, "discarder": 1,
                    "self_drawn": False, "total": 8, "fans": []}
-            samples.append(await b.timed(task, ("table", x.key, {"t": "hand_result", "record": rec})))
+            samples.append(await b.timed(task, TableEvent(x.key, {"t": "hand_result", "record": rec})))
         out["hand_result"] = _summary(samples)
         await app.stop()
         return out

@@ -171,7 +171,7 @@ class App(Auth, Frames, Commands, Lobby, Events, Replays, Api):
             t.cancel()
         await asyncio.gather(*self.tasks, return_exceptions=True)
         for t in self.tournaments.values():
-            t.put(("stop",))
+            t.put(STOP)
         await asyncio.gather(*(t.task for t in self.tournaments.values() if t.task is not None),
                              return_exceptions=True)
         rooms = list(self.rooms.values())

@@ -123,7 +123,7 @@ def tournament(app, conn, msg, req):
 
 
 def tournament_cmd(app, conn, msg, req):
-    app.find_tournament(msg).put(("cmd", conn.player, conn, req, msg["cmd"]))
+    app.find_tournament(msg).put(Command(conn.player, conn, req, msg["cmd"]))
 
 
 # Commands a connection may send before it signs in; every other one needs a player.

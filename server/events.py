@@ -19,7 +19,7 @@ from server.codec import BAD_FIELD, ProtocolError
 from server.conn import Conn
 from server.errors import NO_TOURNAMENT, TOO_MANY_TOURNAMENTS
 from server.quotas import conn_address
-from server.roomitems import Leave
+from server.roomitems import Follow, Leave, Unfollow
 from server.roomtask import RoomTask
 from server.tournaments import TournamentTask
 
@@ -139,9 +139,9 @@ class Events:
     def follow(self, pid: str, task: TournamentTask, conn: Conn, req: tuple) -> None:
         old = self.following.get(pid)
         if old is not None and old is not task:
-            old.put(("unfollow", pid))
+            old.put(Unfollow(pid))
         self.following[pid] = task
-        task.put(("follow", pid, conn, req))
+        task.put(Follow(pid, conn, req))
 
     async def closed_tournament(self, conn: Conn, req: tuple, code) -> None:
         """``tournament`` for one that is no longer in memory: its final view, once (nothing to follow)."""

@@ -1,9 +1,6 @@
-"""The items a room's queue carries, one small class each; the room's task takes them in order
-(server.roomtask ``step``). An ``Asked`` item is a frame waiting for its answer: whoever takes it answers
-it, and if the room ends first, ``App.answer_lost`` does.
-
-A tournament's queue still carries tuples ``(kind, player, conn, req, ...)``; ``asked`` and ``kind``
-read both.
+"""The items a room's or a tournament's queue carries, one small class each; the task takes them in
+order (server.roomtask and server.tournaments ``step``). An ``Asked`` item is a frame waiting for its
+answer: whoever takes it answers it, and if the task ends first, ``App.answer_lost`` does.
 """
 
 from __future__ import annotations
@@ -47,6 +44,23 @@ class HistoryAsked(Asked):
 @dataclass(slots=True)
 class ChatAsked(Asked):
     text: str
+
+
+@dataclass(slots=True)
+class Follow(Asked):
+    """A player asks for a tournament's view (and its deltas after it)."""
+
+
+@dataclass(slots=True)
+class Unfollow:
+    pid: str
+
+
+@dataclass(slots=True)
+class TableEvent:
+    """What a tournament's table reports (server.roomtask ``table_report``)."""
+    table: str
+    event: dict
 
 
 @dataclass(slots=True)
@@ -97,23 +111,12 @@ class Stop:
 
 TICK, RESYNC, STOP = Tick(), Resync(), Stop()
 
-# Tuple items (a tournament's queue) that a frame put there: (kind, player, conn, req, ...).
-ASKED_KINDS = frozenset(("cmd", "handled", "snapshot", "history", "chat", "follow"))
-
-
-def is_tick(item: Any) -> bool:
-    return isinstance(item, Tick) or item == ("tick",)
-
 
 def kind(item: Any) -> str:
-    """The item's kind, for logs and checks: a tuple's first element, else the class's name."""
-    return item[0] if isinstance(item, tuple) else type(item).__name__
+    """The item's kind, for logs."""
+    return type(item).__name__
 
 
 def asked(item: Any) -> tuple[str, Conn, tuple] | None:
     """(player, connection, request) of a frame waiting for its answer in ``item``, else None."""
-    if isinstance(item, Asked):
-        return item.pid, item.conn, item.req
-    if isinstance(item, tuple) and item[0] in ASKED_KINDS and item[2] is not None:
-        return item[1], item[2], item[3]
-    return None
+    return (item.pid, item.conn, item.req) if isinstance(item, Asked) else None

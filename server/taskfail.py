@@ -13,7 +13,7 @@ from typing import Callable, Iterable
 
 from server import codec
 from server.errors import TASK_FAILED
-from server.roomitems import asked, is_tick, kind
+from server.roomitems import Tick, asked, kind
 
 RETRY = 1.0  # seconds before a failed deadline (tick) is tried again
 
@@ -37,7 +37,7 @@ class Failures:
         self.log.exception("%s %s: a bug handling %r", self.what, self.ident, kind(item))
         self.streak += 1
         try:
-            if is_tick(item):
+            if isinstance(item, Tick):
                 self.quiet_until = now + RETRY
             msg = codec.error(TASK_FAILED, f"the {self.what} hit an error on the server; it goes on")
             sender = None

@@ -21,7 +21,7 @@ from rooms.text import disambiguate
 from rooms.tournament.tournament import Tournament
 from server import codec
 from server.roomtask import next_item, table_report
-from server.roomitems import System
+from server.roomitems import TICK, Command, Follow, Stop, System, TableEvent, Tick, Unfollow
 from server.taskfail import Failures
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -52,21 +52,22 @@ class TournamentTask:
     def start(self) -> None:
         self.task = asyncio.get_running_loop().create_task(self.run(), name=f"tournament {self.id}")
 
-    def put(self, item: tuple) -> None:
+    def put(self, item) -> None:
+        """Queue an item (server.roomitems) for the task."""
         self.queue.put_nowait(item)
 
     def report(self, table: str, event: dict) -> None:
         """From a table's room task, after the room's log is written."""
-        self.put(("table", table, event))
+        self.put(TableEvent(table, event))
 
     async def run(self) -> None:
         try:
             while True:
                 deadline = self.t.next_deadline() if self.over_at is None else self.over_at + self.app.linger
-                item = await next_item(self.queue, self.failures.deadline(deadline), self.clock())
-                if item[0] == "stop":
+                item = await next_item(self.queue, self.failures.deadline(deadline), self.clock(), TICK)
+                if isinstance(item, Stop):
                     return
-                if item[0] == "tick" and self.over_at is not None:
+                if isinstance(item, Tick) and self.over_at is not None:
                     if self.clock() >= self.over_at + self.app.linger:
                         self.app.tournament_gone(self)  # still in the database; out of the lists
                         return
@@ -85,28 +86,27 @@ class TournamentTask:
         except Exception:
             log.exception("tournament %s stopped by a bug", self.id)
 
-    async def step(self, item: tuple) -> None:
-        kind = item[0]
+    async def step(self, item) -> None:
         now = self.clock()
-        if kind == "tick":
+        if isinstance(item, Tick):
             await self.commit(self.t.tick(now))
-        elif kind == "table":
-            _, table, event = item
+        elif isinstance(item, TableEvent):
+            table, event = item.table, item.event
             try:
                 effects = self.t.table_event(table, event, now)
             except TournamentError as e:  # e.g. a result told twice after a restart: already recorded
                 log.info("tournament %s: table %s event %s refused: %s", self.id, table, event["t"], e.message)
                 return
             await self.commit(effects)
-        elif kind == "follow":
-            _, pid, conn, req = item
+        elif isinstance(item, Follow):
+            pid, conn, req = item.pid, item.conn, item.req
             self.followers.add(pid)
             await self.learn_names()
             self.app.reply(conn, req, {"t": "tournament", "tournament": self.view(pid)})
-        elif kind == "unfollow":
-            self.followers.discard(item[1])
-        elif kind == "cmd":
-            _, pid, conn, req, cmd = item
+        elif isinstance(item, Unfollow):
+            self.followers.discard(item.pid)
+        elif isinstance(item, Command):
+            pid, conn, req, cmd = item.pid, item.conn, item.req, item.cmd
             try:
                 effects = self.t.handle(pid, cmd, now)
             except TournamentError as e:
@@ -141,7 +141,7 @@ class TournamentTask:
                 self.app.seat_table(tasks[e.table], e)
                 # who is at the table as it opens; the room reports the others as they take their seats
                 taken = [i for i, p in enumerate(e.players) if p is not None and p in self.app.conns]
-                self.put(("table", e.table, {"t": "seats", "taken": taken}))
+                self.put(TableEvent(e.table, {"t": "seats", "taken": taken}))
             elif isinstance(e, fx.TableCommand):
                 room = self.app.rooms.get(self.tables.get(e.table, ""))
                 if room is None:
@@ -232,4 +232,4 @@ class TournamentTask:
             for entry in await self.app.store.room_log(room):
                 event = table_report(entry)
                 if event is not None:  # Tournament.table_event ignores what it has already recorded
-                    self.put(("table", key, event))
+                    self.put(TableEvent(key, event))

@@ -87,6 +87,8 @@ async def test_two_sessions_eight_players_with_lateness_and_a_penalty(tmp_path):
         on_time = [asyncio.create_task(play_table(c, rng, results)) for c in ps
                    if tables[c.player][0] != late_table]
         # P7 arrives 5.5 minutes after the start (the tournament's clock only: the tables play on).
+        from server.roomitems import TICK
+
         ttask = server.app.tournaments[tid]
         real = server.app.now
         ttask.clock = lambda: real() + LATE
@@ -350,10 +352,12 @@ async def test_time_up_voids_the_hand_in_play(tmp_path):
             assert (await c.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "checkin"}}))["t"] == "ok"
         await ps[0].wait_for(lambda m: m.get("t") == "tournament_event" and m["event"] == "table_started", timeout=15)
         # Nobody has played a tile when the minute runs out (on the tournament's clock).
+        from server.roomitems import TICK
+
         ttask = server.app.tournaments[tid]
         real = server.app.now
         ttask.clock = lambda: real() + 61
-        ttask.put(("tick",))
+        ttask.put(TICK)
         ends = [await c.wait_for(lambda m: m.get("t") == "match_result", timeout=15) for c in ps]
         rec = ends[0]["record"]
         assert [h["void"] for h in rec["hands"]] == [True] and rec["scores"] == [0, 0, 0, 0]
@@ -408,6 +412,8 @@ async def test_a_player_who_checks_in_and_sits_down_late_is_late_until_then(tmp_
             await c.wait_for(lambda m: m.get("t") == "table", timeout=15)
         v = await wait_view(ref, lambda v: v["sessions"][0]["tables"] and v["sessions"][0]["tables"][0]["state"] == "playing")
         assert v["sanctions"] == []
+        from server.roomitems import TICK
+
         ttask = server.app.tournaments[tid]
         real = server.app.now
         ttask.clock = lambda: real() + LATE  # 5.5 minutes after the start, on the tournament's clock
