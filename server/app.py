@@ -35,7 +35,7 @@ from server import profiles
 from server.quotas import Book, Quotas
 from server.quotas import address_of as _address, is_loopback as _is_loopback
 from server.replays import Replays
-from server.roomitems import STOP, Disconnect
+from server.roomitems import STOP, Disconnect, QuickCancel
 from server.frames import Frames
 from server.roomtask import RoomTask, storage_changed
 from server.store import Store
@@ -308,7 +308,7 @@ class App(Auth, Frames, Commands, Lobby, Events, Replays, Api):
         if pid is None or self.conns.get(pid) is not conn:
             return  # not signed in, or already replaced by a newer connection
         del self.conns[pid]
-        self.quick_queue.put_nowait(("cancel", pid, None, None))
+        self.quick_queue.put_nowait(QuickCancel(pid))
         task = self.where.get(pid)
         if isinstance(task, RoomTask):
             task.put(Disconnect(pid))

@@ -14,7 +14,7 @@ from rooms.types import ROOM_TYPES
 from server import listing, schema
 from server.codec import BAD_FIELD, UNKNOWN_TYPE, ProtocolError
 from server.errors import CHAT_BAD, CHAT_TOO_FAST, IN_ROOM, NOT_IN_ROOM, NOT_SIGNED_IN
-from server.roomitems import ChatAsked, Command, HistoryAsked, SnapshotAsked
+from server.roomitems import ChatAsked, Command, HistoryAsked, QuickAsked, QuickCancel, SnapshotAsked
 from server.roomtask import CHAT_MAX, RoomTask
 
 
@@ -100,11 +100,11 @@ def quick(app, conn, msg, req):
     if not 0 <= wait <= 600:
         raise ProtocolError(BAD_FIELD, "wait: seconds, 0 to 600")
     app.not_busy(conn.player)
-    app.quick_queue.put_nowait(("quick", conn.player, conn, req, room_type, float(wait) if bots else None))
+    app.quick_queue.put_nowait(QuickAsked(conn.player, conn, req, room_type, float(wait) if bots else None))
 
 
 def quick_cancel(app, conn, msg, req):
-    app.quick_queue.put_nowait(("cancel", conn.player, conn, req))
+    app.quick_queue.put_nowait(QuickCancel(conn.player, conn, req))
 
 
 def tournaments(app, conn, msg, req):

@@ -19,7 +19,7 @@ from server.codec import BAD_FIELD, ProtocolError
 from server.conn import Conn
 from server.errors import NO_TOURNAMENT, TOO_MANY_TOURNAMENTS
 from server.quotas import conn_address
-from server.roomitems import Follow, Leave, Unfollow
+from server.roomitems import Follow, Leave, QuickCancel, Unfollow
 from server.roomtask import RoomTask
 from server.tournaments import TournamentTask
 
@@ -84,7 +84,7 @@ class Events:
             if isinstance(old, RoomTask) and old is not task:
                 old.put(Leave(pid))  # a tournament table comes first: the old room sees them leave
             if pid is not None and self.quick.queued(pid):
-                self.quick_queue.put_nowait(("cancel", pid, None, None))
+                self.quick_queue.put_nowait(QuickCancel(pid))
         self._register(task)
         return task
 

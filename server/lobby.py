@@ -16,7 +16,7 @@ from server.codec import BAD_FIELD, ProtocolError
 from server.conn import Conn
 from server.errors import IN_ROOM, NO_ROOM, NOT_QUEUED, QUEUED
 from server.quotas import check_timers, conn_address
-from server.roomitems import Disconnect, SnapshotAsked
+from server.roomitems import TICK, Disconnect, QuickAsked, QuickCancel, SnapshotAsked
 from server.roomtask import RoomTask, next_item
 
 log = logging.getLogger("guobiao.server")
@@ -70,11 +70,11 @@ class Lobby:
     async def quick_loop(self) -> None:
         """The quick-match queue's only caller."""
         while True:
-            item = await next_item(self.quick_queue, self.quick.next_deadline(), self.now())
+            item = await next_item(self.quick_queue, self.quick.next_deadline(), self.now(), TICK)
             placements = []
             try:
-                if item[0] == "quick":
-                    _, pid, conn, req, room_type, wait = item
+                if isinstance(item, QuickAsked):
+                    pid, conn, req, room_type, wait = item.pid, item.conn, item.req, item.room_type, item.wait
                     if self.quick.queued(pid) or pid in self.where:
                         self.reply(conn, req, codec.error(QUEUED if self.quick.queued(pid) else IN_ROOM,
                                                           "already queued or in a room"))
@@ -82,8 +82,8 @@ class Lobby:
                     rating = await self.ratings.rating(pid, room_type)  # seated near their rating
                     placements = self.quick.enqueue(pid, room_type, wait, self.now(), rating)
                     self.reply(conn, req, {"t": "queued", "type": room_type, "wait": wait})
-                elif item[0] == "cancel":
-                    _, pid, conn, req = item
+                elif isinstance(item, QuickCancel):
+                    pid, conn, req = item.pid, item.conn, item.req
                     cancelled = self.quick.cancel(pid)
                     if conn is not None:  # None: the player went away
                         self.reply(conn, req, {"t": "ok"} if cancelled else

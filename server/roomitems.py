@@ -64,6 +64,21 @@ class TableEvent:
 
 
 @dataclass(slots=True)
+class QuickAsked(Asked):
+    """A player asks for a quick match (the quick-match queue, server.lobby)."""
+    room_type: str
+    wait: float | None  # seconds before bots fill the table; None: no bots
+
+
+@dataclass(slots=True)
+class QuickCancel:
+    """Out of the quick-match queue: asked (``conn``, ``req``), or the player went away (None)."""
+    pid: str
+    conn: Conn | None = None
+    req: tuple | None = None
+
+
+@dataclass(slots=True)
 class Connect:
     """A member signed in again (their snapshot is due first)."""
     pid: str

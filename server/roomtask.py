@@ -78,7 +78,7 @@ def table_report(entry: dict) -> dict | None:
     return {"t": entry["k"], "record": entry["record"]}
 
 
-async def next_item(queue: asyncio.Queue, deadline: float | None, now: float, tick=("tick",)):
+async def next_item(queue: asyncio.Queue, deadline: float | None, now: float, tick=TICK):
     """A task's next queue item, or ``tick`` when ``deadline`` (on the clock ``now`` reads) comes first."""
     try:
         async with asyncio.timeout(None if deadline is None else max(0.0, deadline - now)):
