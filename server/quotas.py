@@ -88,6 +88,8 @@ class Rates:
         for key, b in list(self.buckets.items()):
             if b.tokens + (now - b.at) * self.rate >= self.burst:
                 del self.buckets[key]
+        for key in list(self.buckets)[:max(0, len(self.buckets) - 9_000)]:  # still full: the oldest go
+            del self.buckets[key]
 
 
 class Book:

@@ -102,3 +102,13 @@ async def test_ghost_spectators_leave_after_grace(tmp_path):
         assert all(g.player not in task.members and g.player not in s.app.where for g in ghosts)
     finally:
         await stop(s)
+
+
+def test_rate_buckets_stay_bounded():
+    from server.quotas import Rates
+
+    r = Rates(0.001, 1)
+    for i in range(25_000):
+        assert r.take(f"k{i}", 0.0)
+        assert len(r.buckets) <= 10_000
+    assert not r.take("k24999", 0.0)  # a recent key keeps its bucket
