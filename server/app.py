@@ -37,7 +37,7 @@ from server.quotas import address_of as _address, is_loopback as _is_loopback
 from server.replays import Replays
 from server.roomitems import STOP, Disconnect, QuickCancel
 from server.frames import Frames
-from server.roomtask import RoomTask, storage_changed
+from server.roomtask import RoomTask
 from server.store import Store
 from server.tournaments import TournamentTask
 from server.wsconn import MessageConnection
@@ -100,7 +100,7 @@ class Settings:
 class App(Auth, Frames, Commands, Lobby, Events, Replays, Api):
     def __init__(self, store: Store, settings: Settings | None = None):
         self.store = store
-        store.on_fault = lambda fault: storage_changed(self, fault)  # rooms pause and resume
+        store.on_fault = self.storage_changed  # rooms pause and resume
         self.settings = settings or Settings()
         self.limits = self.settings.limits
         self.loop = asyncio.get_running_loop()
@@ -224,6 +224,10 @@ class App(Auth, Frames, Commands, Lobby, Events, Replays, Api):
         for pid in task.members:
             self.where[pid] = task
         task.start()
+
+    def storage_changed(self, fault: str | None) -> None:
+        for task in list(self.rooms.values()):
+            task.storage_changed(fault)
 
     def room_gone(self, task: RoomTask) -> None:
         task.closed = True

@@ -1,5 +1,6 @@
-"""The items a room's or a tournament's queue carries, one small class each; the task takes them in
-order (server.roomtask and server.tournaments ``step``). An ``Asked`` item is a frame waiting for its
+"""The items a room's, a tournament's or the quick match's queue carries, one small class each; the
+queue's task takes them in order (server.roomtask and server.tournaments ``step``, server.lobby
+``quick_loop``). An ``Asked`` item is a frame waiting for its
 answer: whoever takes it answers it, and if the task ends first, ``App.answer_lost`` does.
 """
 

@@ -517,13 +517,11 @@ class RoomTask:
         await self.app.store.close_room(self.db_id)
         self.app.room_gone(self)
 
-
-def storage_changed(app, fault: str | None) -> None:
-    """The store began or stopped holding writes back (``Store.on_fault``): every room's members hear
-    ``server/storage`` when it begins, and get a snapshot from their room once its writes landed."""
-    for task in list(app.rooms.values()):
+    def storage_changed(self, fault: str | None) -> None:
+        """The store began or stopped holding writes back (``Store.on_fault``): the members hear
+        ``server/storage`` when it begins, and get a snapshot once the room's writes landed."""
         if fault is not None:
-            task._broadcast(codec.error(STORAGE, f"{fault}: the room is paused until its moves are saved",
-                                        room=task.id))
+            self._broadcast(codec.error(STORAGE, f"{fault}: the room is paused until its moves are saved",
+                                        room=self.id))
         else:
-            task.queue.put_nowait(RESYNC)
+            self.queue.put_nowait(RESYNC)
