@@ -61,3 +61,16 @@ def test_a_quick_match_changes_the_rating_and_the_profile_shows_charts_and_leade
     expect(row).to_have_class("me")
     expect(page.locator("[data-testid=board-you]")).to_contain_text("#1")
     shot(page, artifacts, "profile-after-quick-match")
+
+
+def test_the_host_chooses_a_ranked_private_room(browser, server, fast, artifacts):
+    ctx = browser.new_context(viewport={"width": 1000, "height": 900}, locale="en-US")
+    page = ctx.new_page()
+    sign_in(page, server.url, "Hana")
+    expect(page.locator("input[name=ranked]")).not_to_be_checked()  # not ranked unless chosen
+    page.check("input[name=ranked]")
+    page.click("[data-action=create]")
+    expect(page.locator("[data-testid=invite-code]")).to_be_visible(timeout=TIMEOUT)
+    (room,) = server.app.rooms.values()
+    assert room.room.config.ranked is True
+    shot(page, artifacts, "profile-ranked-room")

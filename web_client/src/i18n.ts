@@ -64,6 +64,8 @@ export const STRINGS = {
   claimTime: ["吃碰时间（秒）", "Claim time (s)"],
   bankTime: ["备用时间（秒）", "Time bank (s)"],
   allowBots: ["允许机器人", "Allow bots"],
+  ranked: ["计入等级分", "Ranked"],
+  rankedHelp: ["对局结果改变玩家的等级分", "The match results change the players' ratings"],
   allowSpectators: ["允许观战", "Allow spectators"],
   create: ["创建", "Create"],
   joinByCode: ["用邀请码加入", "Join by invite code"],

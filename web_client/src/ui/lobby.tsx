@@ -188,6 +188,7 @@ function CreateRoom() {
   const [bank, setBank] = useState(60);
   const [bots, setBots] = useState(true);
   const [spect, setSpect] = useState(true);
+  const [ranked, setRanked] = useState(false);
   const num = (f: (n: number) => void) => (e: Event) => {
     const v = parseInt((e.target as HTMLInputElement).value, 10);
     if (Number.isFinite(v)) f(v);
@@ -199,7 +200,7 @@ function CreateRoom() {
         e.preventDefault();
         app.create({
           type, hands, private: priv, turn_time: turn, first_turn_time: Math.max(turn, 30), claim_time: claim,
-          bank, bots, spectators: spect,
+          bank, bots, spectators: spect, ranked,
         });
       }}
     >
@@ -233,6 +234,7 @@ function CreateRoom() {
       <label class="check"><input type="checkbox" name="private" checked={priv} onChange={(e) => setPriv((e.target as HTMLInputElement).checked)} />{t("private")}</label>
       <label class="check"><input type="checkbox" name="bots" checked={bots} onChange={(e) => setBots((e.target as HTMLInputElement).checked)} />{t("allowBots")}</label>
       <label class="check"><input type="checkbox" name="spectators" checked={spect} onChange={(e) => setSpect((e.target as HTMLInputElement).checked)} />{t("allowSpectators")}</label>
+      <label class="check" title={t("rankedHelp")}><input type="checkbox" name="ranked" checked={ranked} onChange={(e) => setRanked((e.target as HTMLInputElement).checked)} />{t("ranked")}</label>
       <button type="submit" class="primary" data-action="create">{t("create")}</button>
     </form>
   );
