@@ -197,24 +197,27 @@ class FanBot:
 
     # -- own turn --
 
-    def _turn(self, seen: Seen, legal: list) -> dict:
-        key, unseen, live, melds = seen.key, seen.unseen, seen.live, seen.melds
-        preps = self.plans(seen)
-        # The plans within reach: those at the best shanten of the 14 tiles (and one more when
-        # ready, in case the ready hand's waits are dead or short of the minimum).
+    def _within_reach(self, seen: Seen) -> list:
+        """The plans within reach: those at the best shanten of the 14 tiles (and one more when
+        ready, in case the ready hand's waits are dead or short of the minimum)."""
+        key, live = seen.key, seen.live
         rated = []
         best = INF
-        for p in preps:
+        for p in self.plans(seen):
             v = shanten_of(p, key, live, best + 2)
             rated.append((v, p))
             if v < best:
                 best = v
         if best >= INF:
-            free = prepare(_FREE, melds)
+            free = prepare(_FREE, seen.melds)
             best = shanten_of(free, key, live)
             rated = [(best, free)]
         margin = 1 if best <= 0 else 0
-        keep = [p for v, p in rated if v <= best + margin]
+        return [p for v, p in rated if v <= best + margin]
+
+    def _turn(self, seen: Seen, legal: list) -> dict:
+        key, unseen, live, melds = seen.key, seen.unseen, seen.live, seen.melds
+        keep = self._within_reach(seen)
 
         tiles = seen.hand
         # The discards on offer (after 报听 only the drawn tile); a declaration is decided below.

@@ -185,6 +185,12 @@ def plans_for(seat_wind: int, prevalent: int, min_fan: int) -> tuple[Plan, ...]:
     add("全带幺", 4, kinds=_ranks(1, 3) + _ranks(7, 9) + HONORS)
     add("断幺", 2, kinds=_ranks(2, 8))
     add("无番", 0)
+    _add_fixed_sets(add)
+    return tuple(out)
+
+
+def _add_fixed_sets(add) -> None:
+    """The plans built around given chows and pungs (龙, 三同顺, 三同刻, 步高, 节高, 箭刻, 风刻)."""
     for s in range(3):
         add("清龙" + SUIT_NAMES[s], 16, fixed=[(CHOW, 9 * s + r) for r in (0, 3, 6)])
     for perm in permutations(range(3)):
@@ -210,7 +216,6 @@ def plans_for(seat_wind: int, prevalent: int, min_fan: int) -> tuple[Plan, ...]:
         add("双箭刻", 6, fixed=[(PUNG, a), (PUNG, b)])
     for three in combinations(WINDS, 3):
         add("三风刻", 12, fixed=[(PUNG, t) for t in three])
-    return tuple(out)
 
 
 # ---- plans against the declared melds ----
