@@ -101,8 +101,9 @@ async def bench(matches: int, history: int) -> dict:
                                 [(room_id, start + i, i, i, i) for i in range(history - matches)])
                 rows = con.execute("SELECT id FROM matches WHERE counted_at IS NOT NULL AND number >= ?",
                                    (start,)).fetchall()
-                con.executemany("INSERT INTO player_matches VALUES (?, ?, 'guobiao', ?, 0, 0, ?, ?)",
-                                [(PLAYER, r[0], 1 + i % 4, (i % 50) / 10, 1e9 + i) for i, r in enumerate(rows)])
+                con.executemany("INSERT INTO player_matches VALUES (?, ?, 'guobiao', ?, 0, 0, ?, ?, ?)",
+                                [(PLAYER, r[0], 1 + i % 4, (i % 50) / 10, 1e9 + i, matches + 1 + i)
+                                 for i, r in enumerate(rows)])
                 con.execute("UPDATE player_stats SET matches = matches + ? WHERE player_id = ?", (len(rows), PLAYER))
                 con.execute("UPDATE ratings SET matches = matches + ? WHERE player_id = ?", (len(rows), PLAYER))
 

@@ -37,11 +37,14 @@ def count_match_sync(con: sqlite3.Connection, match_id: int, room_type: str, rat
         seats = R.outcome(start_ids, record)
         humans = [s.player for s in seats if s.player is not None]
         new: dict = {}
+        rated_n: dict = {}
         if rated and humans:
             q = ",".join("?" * len(humans))
-            current = {r[0]: (r[1], r[2]) for r in con.execute(
-                f"SELECT player_id, mu, sigma FROM ratings WHERE room_type = ? AND player_id IN ({q})",
-                [room_type, *humans])}
+            rows = con.execute(
+                f"SELECT player_id, mu, sigma, matches FROM ratings WHERE room_type = ? AND player_id IN ({q})",
+                [room_type, *humans]).fetchall()
+            current = {r[0]: (r[1], r[2]) for r in rows}
+            rated_n = {r[0]: r[3] + 1 for r in rows}
             new = R.rate(seats, current)
             con.executemany(
                 "INSERT INTO ratings (player_id, room_type, mu, sigma, score, matches, updated_at)"
@@ -53,27 +56,32 @@ def count_match_sync(con: sqlite3.Connection, match_id: int, room_type: str, rat
             if s.player is None:
                 continue
             rating = R.score_of(*new[s.player]) if s.player in new else None
+            n = rated_n.get(s.player, 1) if rating is not None else None  # the player's rated match number
             con.execute("INSERT OR IGNORE INTO player_matches (player_id, match_id, room_type, place, points,"
-                        " abandoned, rating, finished_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                        (s.player, match_id, room_type, s.place, s.points, int(s.abandoned), rating, finished))
-        hands = R.hand_stats(record)
-        for pid in set(humans) | hands.keys():
-            h = hands.get(pid) or R.HandStats()
-            seat = next((s for s in seats if s.player == pid), None)
-            con.execute(
-                "INSERT INTO player_stats (player_id, matches, place_sum, hands, wins, self_drawn, deal_ins, win_fan)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (player_id) DO UPDATE SET"
-                " matches = matches + excluded.matches, place_sum = place_sum + excluded.place_sum,"
-                " hands = hands + excluded.hands, wins = wins + excluded.wins,"
-                " self_drawn = self_drawn + excluded.self_drawn, deal_ins = deal_ins + excluded.deal_ins,"
-                " win_fan = win_fan + excluded.win_fan",
-                (pid, int(seat is not None), seat.place if seat else 0, h.hands, h.wins, h.self_drawn,
-                 h.deal_ins, h.win_fan))
-            con.executemany(
-                "INSERT INTO player_fans (player_id, fan, name_en, count) VALUES (?, ?, ?, ?)"
-                " ON CONFLICT (player_id, fan) DO UPDATE SET count = count + excluded.count",
-                [(pid, name, name_en, n) for (name, name_en), n in h.fans.items()])
+                        " abandoned, rating, finished_at, rated_n) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        (s.player, match_id, room_type, s.place, s.points, int(s.abandoned), rating, finished, n))
+        _add_totals(con, seats, humans, R.hand_stats(record))
     return True
+
+
+def _add_totals(con: sqlite3.Connection, seats: list, humans: list, hands: dict) -> None:
+    """Add a match's places and hands to its humans' running totals and fan counts."""
+    for pid in set(humans) | hands.keys():
+        h = hands.get(pid) or R.HandStats()
+        seat = next((s for s in seats if s.player == pid), None)
+        con.execute(
+            "INSERT INTO player_stats (player_id, matches, place_sum, hands, wins, self_drawn, deal_ins, win_fan)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (player_id) DO UPDATE SET"
+            " matches = matches + excluded.matches, place_sum = place_sum + excluded.place_sum,"
+            " hands = hands + excluded.hands, wins = wins + excluded.wins,"
+            " self_drawn = self_drawn + excluded.self_drawn, deal_ins = deal_ins + excluded.deal_ins,"
+            " win_fan = win_fan + excluded.win_fan",
+            (pid, int(seat is not None), seat.place if seat else 0, h.hands, h.wins, h.self_drawn,
+             h.deal_ins, h.win_fan))
+        con.executemany(
+            "INSERT INTO player_fans (player_id, fan, name_en, count) VALUES (?, ?, ?, ?)"
+            " ON CONFLICT (player_id, fan) DO UPDATE SET count = count + excluded.count",
+            [(pid, name, name_en, n) for (name, name_en), n in h.fans.items()])
 
 
 def uncounted_sync(con: sqlite3.Connection, limit: int) -> list[tuple[int, str]]:
@@ -109,13 +117,14 @@ def profile_sync(con: sqlite3.Connection, pid: str, page: int, per_page: int) ->
                "replay": f"/api/matches/{r[0]}"} for r in rows]
     curves: dict[str, list] = {}
     for room_type, r in ratings.items():
-        # Every step-th rated match and the last one, picked by SQLite from the covering index.
-        step = max(1, -(-r["matches"] // CURVE_POINTS))
+        # Every step-th rated match and the last one: index seeks by rated_n (migration 6).
+        total = r["matches"]
+        step = max(1, -(-total // CURVE_POINTS))
+        wanted = sorted({*range(step, total + 1, step), total})
         pts = con.execute(
-            "SELECT finished_at, rating FROM (SELECT finished_at, rating, row_number() OVER (ORDER BY finished_at)"
-            " AS n FROM player_matches INDEXED BY player_matches_curve WHERE player_id = ? AND room_type = ?"
-            " AND rating IS NOT NULL) WHERE n % ? = 0 OR n = ? ORDER BY n",
-            (pid, room_type, step, r["matches"])).fetchall()
+            f"SELECT finished_at, rating FROM player_matches INDEXED BY player_matches_rated WHERE player_id = ?"
+            f" AND room_type = ? AND rated_n IN ({','.join('?' * len(wanted))}) ORDER BY rated_n",
+            (pid, room_type, *wanted)).fetchall()
         curves[room_type] = [[round(t, 1), round(x, 2)] for t, x in pts]
     return {"ratings": ratings, "stats": stats, "fans": fans, "curves": curves,
             "matches": {"page": page, "per_page": per_page, "total": matches, "items": listed}}

@@ -217,3 +217,41 @@ async def test_a_player_who_leaves_a_ranked_match_is_rated_last(server):
     assert pb["ratings"]["guobiao"]["matches"] == 1 and pb["ratings"]["guobiao"]["rating"] < 0
     assert pa["matches"]["items"][0]["place"] < 4 and pa["matches"]["items"][0]["abandoned"] is False
     assert pb["stats"]["hands"] <= 1  # the hands after leaving were the bot's
+
+
+async def test_a_long_history_is_numbered_by_the_migration_and_its_curve_is_thinned(tmp_path):
+    """Rows written before migration 6 get their rated match numbers; a 450-match curve keeps every
+    third match and the last one, in order."""
+    import sqlite3
+
+    from server import store as S
+    from server.store_ratings import CURVE_POINTS, profile_sync
+
+    path = tmp_path / "old.db"
+    raw = sqlite3.connect(path, isolation_level=None)
+    for number, p in S.migrations()[:5]:
+        raw.executescript(f"BEGIN;\n{p.read_text(encoding='utf-8')}\nPRAGMA user_version={number};\nCOMMIT;")
+    raw.execute("INSERT INTO players (id, token_hash, name, created_at, last_seen) VALUES ('p1', 'unused:p1', 'Ann', 0, 0)")
+    raw.execute("INSERT INTO rooms (code, config, created_at, log_from) VALUES ('r1', '{}', 0, 1)")
+    raw.execute("BEGIN")
+    for i in range(451):
+        raw.execute("INSERT INTO matches (id, room_id, number, rules, seed, salt, commitment, players, started_at,"
+                    " finished_at, counted_at) VALUES (?, 1, ?, '{}', '1', 's', 'c', '[]', 0, ?, ?)", (i + 1, i, i, i))
+        rating = None if i == 7 else float(i)  # one unrated match among them
+        raw.execute("INSERT INTO player_matches VALUES ('p1', ?, 'guobiao', 1, 0, 0, ?, ?)", (i + 1, rating, 1000.0 + i))
+    raw.execute("INSERT INTO ratings VALUES ('p1', 'guobiao', 30, 1, 27, 450, 0)")
+    raw.execute("COMMIT")
+    raw.close()
+    store = await S.Store.open(path)
+    try:
+        con = store.db.con
+        numbered = await store._in_thread(lambda: con.execute(
+            "SELECT rated_n FROM player_matches ORDER BY finished_at").fetchall())
+        assert [r[0] for r in numbered] == list(range(1, 8)) + [None] + list(range(8, 451))
+        p = await store._in_thread(profile_sync, con, "p1", 0, 20)
+        curve = p["curves"]["guobiao"]
+        assert len(curve) <= CURVE_POINTS + 1 and curve[-1][1] == 450.0
+        assert [x for _, x in curve[:3]] == [2.0, 5.0, 9.0]  # rated matches 3, 6, 9 (the 8th match was unrated)
+        assert [t for t, _ in curve] == sorted(t for t, _ in curve)
+    finally:
+        await store.close()
