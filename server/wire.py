@@ -444,6 +444,31 @@ class You(TypedDict):
     hints: bool  # whether the room sends this player the wait hint
 
 
+class ReplayHand(HandRecord):
+    events: NotRequired[list[GameEvent]]  # every seat's tiles open; absent when the log does not replay
+
+
+class MatchFile(TypedDict):
+    """A finished match as GET /api/matches/<id> serves it (server/store.py finished_match, the replay's
+    events added by server/app.py replay_file): ``guobiao replay`` checks it."""
+    format: Literal["guobiao-match/1"]
+    id: int
+    room: str
+    number: int
+    rules: dict[str, Any]
+    seed: int | str
+    salt: str
+    commitment: str
+    players: list[str | None]
+    started_at: float | None
+    finished_at: float | None
+    actions: list[Any]
+    hands: list[ReplayHand]
+    scores: list[int]
+    ranking: list[Placing]
+    log_format: int
+
+
 # -- tournaments: server/wire_tournament.py -------------------------------------------------------------
 
 from server.wire_tournament import (  # noqa: E402 (its shapes use Envelope, Meld and Tile above)

@@ -127,3 +127,8 @@ async def test_every_message_of_a_played_match_matches_the_schema(server):
     assert any("hint" in f for f in frames if f["t"] == "game")
     bad = [(f["t"], p) for f in frames for p in problems(f, wire.ServerMessage)]
     assert not bad, bad[:10]
+    # The match's replay file (GET /api/matches/<id>), as the client's replay viewer reads it.
+    (reveal,) = [f for f in cs[0].frames if f["t"] == "reveal"]
+    status, served = await server.app.api(f"/api/matches/{reveal['id']}")
+    assert status == 200 and served["hands"] and all("events" in h for h in served["hands"])
+    assert problems(served, wire.MatchFile) == []

@@ -3,6 +3,7 @@
 // (game.match.replay_hands: every seat's tiles, as the seed is public once the match is over, and every
 // hand at the end), computed by replaying the log on the server.
 
+import type { MatchFile } from "./wire.gen";
 import { GameEvent, GameView, applyEvent, emptyView } from "./game";
 
 const STEP_AFTER = new Set(["draw", "discard", "claim", "concealed_kong", "added_kong", "hand_end", "foul"]);
@@ -32,11 +33,13 @@ export function replaySteps(events: GameEvent[], hands: number): GameView[][] {
   return out.filter((h) => h.length > 0);
 }
 
-/** The events of a replay file in order: per hand (``hands[i].events``), or a flat ``events`` list. */
-export function replayEvents(data: any): GameEvent[] | null {
-  if (Array.isArray(data?.events)) return data.events;
-  if (Array.isArray(data?.hands) && data.hands.every((h: any) => Array.isArray(h?.events))) {
-    return data.hands.flatMap((h: any) => h.events);
+/** The events of a replay file in order (each hand's ``events``), or null when the server could not
+ * replay the match (its hands come without events). */
+export function replayEvents(data: MatchFile): GameEvent[] | null {
+  const out: GameEvent[] = [];
+  for (const h of data.hands) {
+    if (!h.events) return null;
+    out.push(...h.events);
   }
-  return null;
+  return out;
 }

@@ -440,6 +440,48 @@ export interface You {
   hints: boolean;
 }
 
+export interface ReplayHand {
+  match: number;
+  hand: number;
+  round: number;
+  dealer: number;
+  seats: number[];
+  ids: string[];
+  winner: number | null;
+  discarder: number | null;
+  self_drawn: boolean;
+  robbed: boolean;
+  tile: number | null;
+  fans: Fan[];
+  total: number;
+  payments: number[];
+  penalties: number[];
+  deltas: number[];
+  scores: number[];
+  void: boolean;
+  events?: GameEvent[];
+}
+
+/** A finished match as GET /api/matches/<id> serves it (server/store.py finished_match, the replay's events added by server/app.py replay_file): ``guobiao replay`` checks it. */
+export interface MatchFile {
+  format: "guobiao-match/1";
+  id: number;
+  room: string;
+  number: number;
+  rules: Record<string, any>;
+  seed: number | string;
+  salt: string;
+  commitment: string;
+  players: (string | null)[];
+  started_at: number | null;
+  finished_at: number | null;
+  actions: any[];
+  hands: ReplayHand[];
+  scores: number[];
+  ranking: Placing[];
+  log_format: number;
+}
+
 export interface TournamentSummary {
   id: string;
   name: string;

@@ -3,12 +3,13 @@ import type { GameView } from "../game";
 import { t } from "../i18n";
 import { replayEvents, replaySteps } from "../replay";
 import type { AppState, HandRecord } from "../state";
+import type { MatchFile } from "../wire.gen";
 import { displayName } from "../state";
 import { MeldView, TileView, windName, windShort } from "./common";
 import { FanTable, Scoreboard } from "./results";
 
 export function Replay({ id, s }: { id: string; s: AppState }) {
-  const [data, setData] = useState<any>(null);
+  const [data, setData] = useState<MatchFile | null>(null);
   const [err, setErr] = useState<string | null>(null);
   useEffect(() => {
     let live = true;
@@ -24,15 +25,14 @@ export function Replay({ id, s }: { id: string; s: AppState }) {
   return <ReplayView data={data} s={s} close={close} />;
 }
 
-function ReplayView({ data, s, close }: { data: any; s: AppState; close: () => void }) {
-  const hands: HandRecord[] = data.hands ?? [];
-  const ids: string[] = (data.players ?? []).map((p: any) => (typeof p === "string" ? p : p?.id ?? ""));
-  const names: string[] = (data.players ?? []).map((p: any, i: number) =>
-    typeof p === "object" && p?.name ? p.name : displayName(s, ids[i] || hands[0]?.ids?.[i], t("bot")));
+function ReplayView({ data, s, close }: { data: MatchFile; s: AppState; close: () => void }) {
+  const hands: HandRecord[] = data.hands;
+  const ids: string[] = data.players.map((p, i) => p ?? hands[0]?.ids[i] ?? "");
+  const names: string[] = ids.map((id) => displayName(s, id, t("bot")));
   const steps = useMemo(() => {
     // The server replays the match and sends each hand's events (the client runs no game).
     const events = replayEvents(data);
-    return events ? replaySteps(events, data.rules?.hands ?? hands.length) : null;
+    return events ? replaySteps(events, data.rules.hands ?? hands.length) : null;
   }, [data]);
   const [hand, setHand] = useState(0);
   const [step, setStep] = useState(0);
@@ -55,7 +55,7 @@ function ReplayView({ data, s, close }: { data: any; s: AppState; close: () => v
     <div class="replay" data-testid="replay">
       <div class="card">
         <div class="row between wrap">
-          <h2>{t("replayOf", data.id ?? "")}</h2>
+          <h2>{t("replayOf", data.id)}</h2>
           <button type="button" onClick={close}>{t("close")}</button>
         </div>
         <div class="row wrap">
@@ -81,7 +81,7 @@ function ReplayView({ data, s, close }: { data: any; s: AppState; close: () => v
           {rec.winner !== null ? <FanTable fans={rec.fans} total={rec.total} /> : <p>{t("drawGame")}</p>}
         </div>
       ) : null}
-      <div class="card"><Scoreboard s={s} hands={hands} ids={ids.length ? ids : undefined} /></div>
+      <div class="card"><Scoreboard s={s} hands={hands} ids={ids} /></div>
     </div>
   );
 }
