@@ -79,8 +79,9 @@ def command(t: str, fields: dict) -> str:
 
 def generate() -> str:
     out = [HEADER]
-    declared = [wire.RoomConfig] + [v for v in vars(wire).values()
-                                    if _is_typeddict(v) and v.__module__ in (wire.__name__, "server.wire_tournament")]
+    declared = [wire.RoomConfig]
+    for name in wire.MODULES:  # each module's own declarations, in their order
+        declared += [v for v in vars(sys.modules[name]).values() if _is_typeddict(v) and v.__module__ == name]
     out += [interface(td) for td in declared]
     out += [f"export type {name} = {ts_type(alias, top=True)};\n" for name, alias in ALIASES.items()]
     out.append("// Commands (server/schema.py COMMANDS): what a client may send.\n")

@@ -51,7 +51,7 @@ MAX_FILE_LINES = 600
 MAX_FUNCTION_LINES = 60
 # Over the limits today, each allowed no more than its present size (it may shrink, never grow).
 # A new file or function over a limit fails; split it instead.
-KNOWN_LONG_FILES = {"server/wire.py": 645, "rooms/room.py": 683}
+KNOWN_LONG_FILES = {"rooms/room.py": 683}
 KNOWN_LONG_FUNCTIONS = {
     "game/scoring.py:_set_fans": 62,
     "game/scoring.py:_Facts.__init__": 62,

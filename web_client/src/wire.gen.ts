@@ -33,294 +33,6 @@ export interface Envelope {
   rseq?: number;
 }
 
-export interface Meld {
-  kind: "chow" | "pung" | "kong";
-  tile?: number;
-  concealed: boolean;
-  claimed?: number;
-  source?: number;
-  added?: boolean;
-}
-
-export interface PlayerView {
-  seat: number;
-  wind: number;
-  melds: Meld[];
-  flowers: number[];
-  discards: [number, boolean][];
-  tiles: number;
-  blocked: boolean;
-  declared: boolean;
-  hand?: number[];
-}
-
-export interface ActDiscard {
-  a: "discard";
-  tile: number;
-  ready?: boolean;
-  seq?: number;
-}
-
-export interface ActWin {
-  a: "win";
-  seq?: number;
-}
-
-export interface ActPass {
-  a: "pass";
-  seq?: number;
-}
-
-export interface ActChow {
-  a: "chow";
-  low: number;
-  seq?: number;
-}
-
-export interface ActPung {
-  a: "pung";
-  seq?: number;
-}
-
-export interface ActKong {
-  a: "kong";
-  seq?: number;
-}
-
-export interface ActConcealedKong {
-  a: "concealed_kong";
-  tile: number;
-  seq?: number;
-}
-
-export interface ActAddedKong {
-  a: "added_kong";
-  tile: number;
-  seq?: number;
-}
-
-export interface ActContinue {
-  a: "continue";
-  seq?: number;
-}
-
-export interface WinView {
-  seat: number;
-  from: number | null;
-  tile: number;
-  robbed: boolean;
-  self_drawn: boolean;
-  tiles: number[];
-  fans: Fan[];
-  total: number;
-}
-
-export interface ResultView {
-  payments: number[];
-  penalties: number[];
-  win: WinView | null;
-  hands?: number[][];
-}
-
-export interface MatchInfo {
-  hand: number;
-  hands: number;
-  round: number;
-  seats: number[];
-  scores: number[];
-  phase: "playing" | "between" | "finished";
-  ready: boolean[];
-  player: number | null;
-  seq: number;
-  no_win: boolean[];
-  last: number;
-  void: boolean;
-  deltas?: number[];
-}
-
-export interface SelfDrawn {
-  total: number;
-  total_without_flowers: number;
-  meets_min: boolean;
-}
-
-/** A wait as game/hints.py gives it: its fans on a discard, and self-drawn (自摸, 不求人). */
-export interface HintWait {
-  tile: number;
-  fans: Fan[];
-  total: number;
-  total_without_flowers: number;
-  meets_min: boolean;
-  self_drawn?: SelfDrawn;
-}
-
-/** The waits now (13 − 3k tiles), or per discard (its tile as a string key) that leaves the hand ready. */
-export interface Hint {
-  waits?: HintWait[];
-  discards?: Record<string, HintWait[]>;
-}
-
-export interface ClaimView {
-  kind: string;
-  tile: number;
-  seat: number;
-}
-
-export interface GameView {
-  seq: number;
-  phase: "turn" | "claim" | "over";
-  dealer: number;
-  prevalent: number;
-  turn: number;
-  wall: number;
-  seat: number | null;
-  players: PlayerView[];
-  fouls: [number, string, number][];
-  claim?: ClaimView | null;
-  hand?: number[];
-  drawn?: number | null;
-  legal?: Action[];
-  to_act?: boolean;
-  result?: ResultView;
-  match: MatchInfo;
-  hint?: Hint | null;
-}
-
-export interface EvStart {
-  t: "start";
-  dealer: number;
-  prevalent: number;
-  wall: number;
-  seq: number;
-  hand?: number;
-}
-
-export interface EvDeal {
-  t: "deal";
-  seat: number;
-  count: number;
-  tiles?: number[];
-  hand?: number;
-}
-
-export interface EvFlower {
-  t: "flower";
-  seat: number;
-  tile: number;
-  source: "deal" | "wall" | "tail";
-  hand?: number;
-}
-
-export interface EvDraw {
-  t: "draw";
-  seat: number;
-  source: "wall" | "tail";
-  tile?: number;
-  hand?: number;
-}
-
-export interface EvTurn {
-  t: "turn";
-  seat: number;
-  seq: number;
-  hand?: number;
-}
-
-export interface EvDiscard {
-  t: "discard";
-  seat: number;
-  tile: number;
-  ready: boolean;
-  hand?: number;
-}
-
-export interface EvClaimWindow {
-  t: "claim_window";
-  kind: string;
-  tile: number;
-  seat: number;
-  seq: number;
-  hand?: number;
-}
-
-export interface EvResponse {
-  t: "response";
-  seat?: number;
-  action?: string;
-  hand?: number;
-}
-
-export interface EvClaim {
-  t: "claim";
-  seat: number;
-  kind: string;
-  tile: number;
-  from: number;
-  meld: Meld;
-  hand?: number;
-}
-
-export interface EvConcealedKong {
-  t: "concealed_kong";
-  seat: number;
-  tile?: number;
-  hand?: number;
-}
-
-export interface EvAddedKong {
-  t: "added_kong";
-  seat: number;
-  tile: number;
-  hand?: number;
-}
-
-export interface EvFoul {
-  t: "foul";
-  seat: number;
-  kind: string;
-  points: number;
-  hand?: number;
-}
-
-export interface EvHandEnd {
-  t: "hand_end";
-  seq: number;
-  kongs: number[][];
-  payments: number[];
-  penalties: number[];
-  win: WinView | null;
-  hands?: number[][];
-  hand?: number;
-}
-
-export interface EvHandStart {
-  t: "hand_start";
-  hand: number;
-  round: number;
-  seats: number[];
-  scores: number[];
-  seq: number;
-}
-
-export interface EvScores {
-  t: "scores";
-  hand: number;
-  scores: number[];
-  deltas: number[];
-}
-
-export interface EvReady {
-  t: "ready";
-  player: number;
-  hand?: number;
-}
-
-export interface EvMatchEnd {
-  t: "match_end";
-  scores: number[];
-  hand?: number;
-}
-
 export interface SeatInfo {
   id: string;
   bot: string | null;
@@ -480,200 +192,6 @@ export interface MatchFile {
   scores: number[];
   ranking: Placing[];
   log_format: number;
-}
-
-export interface TournamentSummary {
-  id: string;
-  name: string;
-  type: string;
-  state: string;
-  players: number;
-  max_players: number;
-  sessions: number;
-  session: number | null;
-  next_start: number | null;
-  organiser: string;
-}
-
-/** rooms/tournament/config.py TournamentConfig.to_dict (tests/server/test_wire.py: the same keys). */
-export interface TournamentConfig {
-  name: string;
-  type: string;
-  sessions: number;
-  hands: number;
-  time_limit: number;
-  time_up: string;
-  seating: string;
-  starts: (number | null)[];
-  checkin_before: number;
-  max_players: number;
-  min_players: number;
-  fill_bots: boolean;
-  checkin_required: boolean;
-  turn_time: number;
-  claim_time: number;
-  bank: number;
-  false_win_penalty: boolean;
-}
-
-export interface FoulEvidence {
-  tiles: number[];
-  drawn: number | null;
-  melds: Meld[];
-  from_ready: number;
-}
-
-export interface Cancellation {
-  by: string;
-  at: number;
-  reason: string;
-}
-
-export interface SanctionRecord {
-  id: number;
-  kind: string;
-  player: string | null;
-  session: number | null;
-  table: string | null;
-  hand: number | null;
-  points: number;
-  reason: string;
-  by: string;
-  at: number;
-  public: boolean;
-  offence: string | null;
-  evidence?: FoulEvidence | null;
-  cancelled: Cancellation | null;
-}
-
-export interface SeatResult {
-  seat: number;
-  player: string | null;
-  bot: boolean;
-  substituted: string | null;
-  ranked: boolean;
-  points: number[];
-  late: number;
-  forfeit: boolean;
-  score: number;
-  std12: number | null;
-  std: number | null;
-}
-
-export interface TableHand {
-  hand: number;
-  deltas: number[];
-  void: boolean;
-  winner: number | null;
-  discarder: number | null;
-  self_drawn: boolean;
-  total: number;
-}
-
-export interface TableView {
-  table: string;
-  session: number;
-  number: number;
-  state: string;
-  started: number | null;
-  time_up: boolean;
-  hands: TableHand[];
-  seats: SeatResult[];
-}
-
-export interface SessionView {
-  index: number;
-  scheduled: number | null;
-  start: number | null;
-  ended: number | null;
-  state: string;
-  checkin_opens: number | null;
-  byes: string[];
-  tables: TableView[];
-}
-
-export interface StandingRow {
-  place: number;
-  player: string;
-  std12: number;
-  std: number;
-  score: number;
-  sessions: number;
-  by_std: number[];
-  suspended?: boolean;
-}
-
-export interface TeamRow {
-  place: number;
-  team: string;
-  players: string[];
-  std12: number;
-  std: number;
-  score: number;
-}
-
-export interface TournamentPlayer {
-  id: string;
-  team: string | null;
-  order: number;
-  status: string;
-  warnings?: number;
-  checked_in: boolean;
-  table: string | null;
-}
-
-export interface TournamentYou {
-  id: string | null;
-  roles: string[];
-  registered: boolean;
-}
-
-export interface TableRoom {
-  room: string;
-  code: string | null;
-}
-
-export interface TournamentView {
-  id: string;
-  config: TournamentConfig;
-  organiser: string;
-  referee: string | null;
-  referee_offer?: string | null;
-  state: string;
-  created: number;
-  cancel_reason: string | null;
-  you: TournamentYou;
-  session: number | null;
-  players: TournamentPlayer[];
-  sessions: SessionView[];
-  standings: StandingRow[];
-  teams: TeamRow[];
-  suspended: string[];
-  sanctions: SanctionRecord[];
-  notices: SanctionRecord[];
-  rooms?: Record<string, TableRoom>;
-  names?: Record<string, string>;
-  tseq?: number;
-}
-
-/** What changed in a followed tournament's view (docs/protocol.md "Tournament deltas"). */
-export interface TournamentDeltaMsg {
-  re?: number;
-  n?: number;
-  room?: string;
-  rseq?: number;
-  t: "tournament_delta";
-  tournament: string;
-  from: number;
-  tseq: number;
-  set?: Record<string, any>;
-  players?: TournamentPlayer[];
-  unregistered?: string[];
-  sessions?: SessionView[];
-  tables?: TableView[];
-  standings?: StandingRow[];
-  ranking?: string[];
-  names?: Record<string, string>;
 }
 
 export interface WelcomeMsg {
@@ -974,6 +492,488 @@ export interface ErrorMsg {
   code: string;
   message: string;
   tournament?: string;
+}
+
+export interface Meld {
+  kind: "chow" | "pung" | "kong";
+  tile?: number;
+  concealed: boolean;
+  claimed?: number;
+  source?: number;
+  added?: boolean;
+}
+
+export interface PlayerView {
+  seat: number;
+  wind: number;
+  melds: Meld[];
+  flowers: number[];
+  discards: [number, boolean][];
+  tiles: number;
+  blocked: boolean;
+  declared: boolean;
+  hand?: number[];
+}
+
+export interface ActDiscard {
+  a: "discard";
+  tile: number;
+  ready?: boolean;
+  seq?: number;
+}
+
+export interface ActWin {
+  a: "win";
+  seq?: number;
+}
+
+export interface ActPass {
+  a: "pass";
+  seq?: number;
+}
+
+export interface ActChow {
+  a: "chow";
+  low: number;
+  seq?: number;
+}
+
+export interface ActPung {
+  a: "pung";
+  seq?: number;
+}
+
+export interface ActKong {
+  a: "kong";
+  seq?: number;
+}
+
+export interface ActConcealedKong {
+  a: "concealed_kong";
+  tile: number;
+  seq?: number;
+}
+
+export interface ActAddedKong {
+  a: "added_kong";
+  tile: number;
+  seq?: number;
+}
+
+export interface ActContinue {
+  a: "continue";
+  seq?: number;
+}
+
+export interface WinView {
+  seat: number;
+  from: number | null;
+  tile: number;
+  robbed: boolean;
+  self_drawn: boolean;
+  tiles: number[];
+  fans: Fan[];
+  total: number;
+}
+
+export interface ResultView {
+  payments: number[];
+  penalties: number[];
+  win: WinView | null;
+  hands?: number[][];
+}
+
+export interface MatchInfo {
+  hand: number;
+  hands: number;
+  round: number;
+  seats: number[];
+  scores: number[];
+  phase: "playing" | "between" | "finished";
+  ready: boolean[];
+  player: number | null;
+  seq: number;
+  no_win: boolean[];
+  last: number;
+  void: boolean;
+  deltas?: number[];
+}
+
+export interface SelfDrawn {
+  total: number;
+  total_without_flowers: number;
+  meets_min: boolean;
+}
+
+/** A wait as game/hints.py gives it: its fans on a discard, and self-drawn (自摸, 不求人). */
+export interface HintWait {
+  tile: number;
+  fans: Fan[];
+  total: number;
+  total_without_flowers: number;
+  meets_min: boolean;
+  self_drawn?: SelfDrawn;
+}
+
+/** The waits now (13 − 3k tiles), or per discard (its tile as a string key) that leaves the hand ready. */
+export interface Hint {
+  waits?: HintWait[];
+  discards?: Record<string, HintWait[]>;
+}
+
+export interface ClaimView {
+  kind: string;
+  tile: number;
+  seat: number;
+}
+
+export interface GameView {
+  seq: number;
+  phase: "turn" | "claim" | "over";
+  dealer: number;
+  prevalent: number;
+  turn: number;
+  wall: number;
+  seat: number | null;
+  players: PlayerView[];
+  fouls: [number, string, number][];
+  claim?: ClaimView | null;
+  hand?: number[];
+  drawn?: number | null;
+  legal?: Action[];
+  to_act?: boolean;
+  result?: ResultView;
+  match: MatchInfo;
+  hint?: Hint | null;
+}
+
+export interface EvStart {
+  t: "start";
+  dealer: number;
+  prevalent: number;
+  wall: number;
+  seq: number;
+  hand?: number;
+}
+
+export interface EvDeal {
+  t: "deal";
+  seat: number;
+  count: number;
+  tiles?: number[];
+  hand?: number;
+}
+
+export interface EvFlower {
+  t: "flower";
+  seat: number;
+  tile: number;
+  source: "deal" | "wall" | "tail";
+  hand?: number;
+}
+
+export interface EvDraw {
+  t: "draw";
+  seat: number;
+  source: "wall" | "tail";
+  tile?: number;
+  hand?: number;
+}
+
+export interface EvTurn {
+  t: "turn";
+  seat: number;
+  seq: number;
+  hand?: number;
+}
+
+export interface EvDiscard {
+  t: "discard";
+  seat: number;
+  tile: number;
+  ready: boolean;
+  hand?: number;
+}
+
+export interface EvClaimWindow {
+  t: "claim_window";
+  kind: string;
+  tile: number;
+  seat: number;
+  seq: number;
+  hand?: number;
+}
+
+export interface EvResponse {
+  t: "response";
+  seat?: number;
+  action?: string;
+  hand?: number;
+}
+
+export interface EvClaim {
+  t: "claim";
+  seat: number;
+  kind: string;
+  tile: number;
+  from: number;
+  meld: Meld;
+  hand?: number;
+}
+
+export interface EvConcealedKong {
+  t: "concealed_kong";
+  seat: number;
+  tile?: number;
+  hand?: number;
+}
+
+export interface EvAddedKong {
+  t: "added_kong";
+  seat: number;
+  tile: number;
+  hand?: number;
+}
+
+export interface EvFoul {
+  t: "foul";
+  seat: number;
+  kind: string;
+  points: number;
+  hand?: number;
+}
+
+export interface EvHandEnd {
+  t: "hand_end";
+  seq: number;
+  kongs: number[][];
+  payments: number[];
+  penalties: number[];
+  win: WinView | null;
+  hands?: number[][];
+  hand?: number;
+}
+
+export interface EvHandStart {
+  t: "hand_start";
+  hand: number;
+  round: number;
+  seats: number[];
+  scores: number[];
+  seq: number;
+}
+
+export interface EvScores {
+  t: "scores";
+  hand: number;
+  scores: number[];
+  deltas: number[];
+}
+
+export interface EvReady {
+  t: "ready";
+  player: number;
+  hand?: number;
+}
+
+export interface EvMatchEnd {
+  t: "match_end";
+  scores: number[];
+  hand?: number;
+}
+
+export interface TournamentSummary {
+  id: string;
+  name: string;
+  type: string;
+  state: string;
+  players: number;
+  max_players: number;
+  sessions: number;
+  session: number | null;
+  next_start: number | null;
+  organiser: string;
+}
+
+/** rooms/tournament/config.py TournamentConfig.to_dict (tests/server/test_wire.py: the same keys). */
+export interface TournamentConfig {
+  name: string;
+  type: string;
+  sessions: number;
+  hands: number;
+  time_limit: number;
+  time_up: string;
+  seating: string;
+  starts: (number | null)[];
+  checkin_before: number;
+  max_players: number;
+  min_players: number;
+  fill_bots: boolean;
+  checkin_required: boolean;
+  turn_time: number;
+  claim_time: number;
+  bank: number;
+  false_win_penalty: boolean;
+}
+
+export interface FoulEvidence {
+  tiles: number[];
+  drawn: number | null;
+  melds: Meld[];
+  from_ready: number;
+}
+
+export interface Cancellation {
+  by: string;
+  at: number;
+  reason: string;
+}
+
+export interface SanctionRecord {
+  id: number;
+  kind: string;
+  player: string | null;
+  session: number | null;
+  table: string | null;
+  hand: number | null;
+  points: number;
+  reason: string;
+  by: string;
+  at: number;
+  public: boolean;
+  offence: string | null;
+  evidence?: FoulEvidence | null;
+  cancelled: Cancellation | null;
+}
+
+export interface SeatResult {
+  seat: number;
+  player: string | null;
+  bot: boolean;
+  substituted: string | null;
+  ranked: boolean;
+  points: number[];
+  late: number;
+  forfeit: boolean;
+  score: number;
+  std12: number | null;
+  std: number | null;
+}
+
+export interface TableHand {
+  hand: number;
+  deltas: number[];
+  void: boolean;
+  winner: number | null;
+  discarder: number | null;
+  self_drawn: boolean;
+  total: number;
+}
+
+export interface TableView {
+  table: string;
+  session: number;
+  number: number;
+  state: string;
+  started: number | null;
+  time_up: boolean;
+  hands: TableHand[];
+  seats: SeatResult[];
+}
+
+export interface SessionView {
+  index: number;
+  scheduled: number | null;
+  start: number | null;
+  ended: number | null;
+  state: string;
+  checkin_opens: number | null;
+  byes: string[];
+  tables: TableView[];
+}
+
+export interface StandingRow {
+  place: number;
+  player: string;
+  std12: number;
+  std: number;
+  score: number;
+  sessions: number;
+  by_std: number[];
+  suspended?: boolean;
+}
+
+export interface TeamRow {
+  place: number;
+  team: string;
+  players: string[];
+  std12: number;
+  std: number;
+  score: number;
+}
+
+export interface TournamentPlayer {
+  id: string;
+  team: string | null;
+  order: number;
+  status: string;
+  warnings?: number;
+  checked_in: boolean;
+  table: string | null;
+}
+
+export interface TournamentYou {
+  id: string | null;
+  roles: string[];
+  registered: boolean;
+}
+
+export interface TableRoom {
+  room: string;
+  code: string | null;
+}
+
+export interface TournamentView {
+  id: string;
+  config: TournamentConfig;
+  organiser: string;
+  referee: string | null;
+  referee_offer?: string | null;
+  state: string;
+  created: number;
+  cancel_reason: string | null;
+  you: TournamentYou;
+  session: number | null;
+  players: TournamentPlayer[];
+  sessions: SessionView[];
+  standings: StandingRow[];
+  teams: TeamRow[];
+  suspended: string[];
+  sanctions: SanctionRecord[];
+  notices: SanctionRecord[];
+  rooms?: Record<string, TableRoom>;
+  names?: Record<string, string>;
+  tseq?: number;
+}
+
+/** What changed in a followed tournament's view (docs/protocol.md "Tournament deltas"). */
+export interface TournamentDeltaMsg {
+  re?: number;
+  n?: number;
+  room?: string;
+  rseq?: number;
+  t: "tournament_delta";
+  tournament: string;
+  from: number;
+  tseq: number;
+  set?: Record<string, any>;
+  players?: TournamentPlayer[];
+  unregistered?: string[];
+  sessions?: SessionView[];
+  tables?: TableView[];
+  standings?: StandingRow[];
+  ranking?: string[];
+  names?: Record<string, string>;
 }
 
 export type Fan = [number | null, string, string, number, number] | [number | null, string, string, number, number, string[]];
