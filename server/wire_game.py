@@ -101,6 +101,13 @@ class WinView(TypedDict):
     total: int
 
 
+class HandEndWin(WinView):
+    """The win as the hand_end event tells it: with the context its fans came from."""
+    kong: bool  # on a kong's replacement tile (杠上开花) or robbing one (抢杠和)
+    last_tile: bool  # the wall's last tile (妙手回春, 海底捞月)
+    fourth_tile: bool  # the last copy of its tile (和绝张)
+
+
 class ResultView(TypedDict):
     payments: list[int]
     penalties: list[int]
@@ -276,7 +283,7 @@ class EvHandEnd(TypedDict):
     kongs: list[list[Tile]]  # each seat's concealed kongs, shown at the end
     payments: list[int]
     penalties: list[int]
-    win: WinView | None
+    win: HandEndWin | None
     hands: NotRequired[list[list[Tile]]]  # 荒牌: every seat's concealed tiles
     hand: NotRequired[int]
 

@@ -576,6 +576,21 @@ export interface WinView {
   total: number;
 }
 
+/** The win as the hand_end event tells it: with the context its fans came from. */
+export interface HandEndWin {
+  seat: number;
+  from: number | null;
+  tile: number;
+  robbed: boolean;
+  self_drawn: boolean;
+  tiles: number[];
+  fans: Fan[];
+  total: number;
+  kong: boolean;
+  last_tile: boolean;
+  fourth_tile: boolean;
+}
+
 export interface ResultView {
   payments: number[];
   penalties: number[];
@@ -749,7 +764,7 @@ export interface EvHandEnd {
   kongs: number[][];
   payments: number[];
   penalties: number[];
-  win: WinView | null;
+  win: HandEndWin | null;
   hands?: number[][];
   hand?: number;
 }
