@@ -1,10 +1,11 @@
 """The Guobiao server: websocket connections, accounts, the lobby, and one task per room.
 
-``App`` holds the server's state and its life cycle; its parts are mixins, one concern each: frames in
-and replies out (server.frames), the command table (server.commands), sign-in and accounts
-(server.auth), the lobby and quick match (server.lobby), tournaments and scheduled events
-(server.events), the HTTP API (server.api) and its replay files (server.replays). Room commands go onto
-their room's queue (server.roomtask), whose task is the room's only caller.
+``App`` holds the server's state and its life cycle; its parts are mixins, one concern each: websocket
+connections (server.connections), frames in and replies out (server.frames), the command table
+(server.commands), sign-in and accounts (server.auth), the lobby and quick match (server.lobby),
+tournaments and scheduled events (server.events), the HTTP API (server.api) and its replay files
+(server.replays). Room commands go onto their room's queue (server.roomtask), whose task is the room's
+only caller.
 """
 
 from __future__ import annotations
@@ -21,21 +22,21 @@ from websockets.asyncio.server import serve
 from rooms.quickmatch import QuickMatch
 from rooms.room import Room
 from rooms.tournament.tournament import Tournament
-from server import codec, gctune, wsconn
+from server import codec, gctune
 from server.api import Api
 from server.attempts import AttemptLimits
 from server.auth import Auth, AuthState
 from server.commands import Commands
-from server.conn import Conn, IdleTimer
+from server.connections import Connections
+from server.conn import Conn
 from server.errors import NO_ROOM
 from server.events import Events
 from server.http import make_process_request
 from server.lobby import Lobby
 from server import profiles
 from server.quotas import Book, Quotas
-from server.quotas import address_of as _address, is_loopback as _is_loopback
 from server.replays import Replays
-from server.roomitems import STOP, Disconnect, QuickCancel
+from server.roomitems import STOP
 from server.frames import Frames
 from server.roomtask import RoomTask
 from server.store import Store
@@ -44,7 +45,6 @@ from server.wsconn import MessageConnection
 
 log = logging.getLogger("guobiao.server")
 
-CLOSE_IDLE = 4002
 
 
 @dataclass
@@ -97,7 +97,7 @@ class Settings:
         {"name": "十分钟赛 10-minute event", "every": 600, "hands": 4, "min_players": 2}])
 
 
-class App(Auth, Frames, Commands, Lobby, Events, Replays, Api):
+class App(Connections, Auth, Frames, Commands, Lobby, Events, Replays, Api):
     def __init__(self, store: Store, settings: Settings | None = None):
         self.store = store
         store.on_fault = self.storage_changed  # rooms pause and resume
@@ -263,59 +263,6 @@ class App(Auth, Frames, Commands, Lobby, Events, Replays, Api):
         conn = self.conns.get(pid)
         if conn is not None and conn.wants(msg):
             conn.push(msg)
-
-    # -- connections ---------------------------------------------------------------------------
-
-    def admit_address(self, ws) -> bool:
-        """At a websocket handshake: whether one more connection from its address is allowed
-        (``Limits.per_address``); if so it is counted until the connection is lost."""
-        lim = self.limits
-        address = _address(ws.remote_address[0] if ws.remote_address else "")
-        if not lim.per_address or (lim.exempt_loopback and _is_loopback(address)):
-            return True
-        if self.addresses[address] >= lim.per_address:
-            log.info("refused a connection from %s: %d open", address, self.addresses[address])
-            return False
-        self.addresses[address] += 1
-        ws.on_lost = lambda: self._address_closed(address)
-        return True
-
-    def _address_closed(self, address: str) -> None:
-        self.addresses[address] -= 1
-        if self.addresses[address] <= 0:
-            del self.addresses[address]
-
-    async def handler(self, ws) -> None:
-        """A connection's life: reads its messages and hands each to ``on_message`` at once (which
-        handles it or queues it behind an unanswered one); closes the connection when no frame came
-        for the idle timeout."""
-        conn = Conn(ws, self.limits, self.loop.time())
-        idle = IdleTimer(self.loop, lambda: self.limits.idle_timeout if conn.player else self.limits.signin_timeout)
-        idle.wait()
-        try:
-            try:
-                await wsconn.read(ws, lambda frame: self.on_message(conn, idle, frame))
-            except asyncio.CancelledError:
-                if not idle.fired or asyncio.current_task().uncancel() > 0:
-                    raise  # not (only) the idle timer: the server is stopping
-                await conn.close(CLOSE_IDLE, "idle" if conn.player else "no sign-in")
-            if conn.worker is not None:  # a frame still being handled (a sign-in, a new room): let it end
-                await asyncio.wait((conn.worker,))
-        finally:
-            idle.stop()
-            self.on_close(conn)
-
-    def on_close(self, conn: Conn) -> None:
-        conn.closed = True
-        conn.stop_writer()
-        pid = conn.player
-        if pid is None or self.conns.get(pid) is not conn:
-            return  # not signed in, or already replaced by a newer connection
-        del self.conns[pid]
-        self.quick_queue.put_nowait(QuickCancel(pid))
-        task = self.where.get(pid)
-        if isinstance(task, RoomTask):
-            task.put(Disconnect(pid))
 
 
 async def run(host: str, port: int, db: str, settings: Settings | None = None, ready=None) -> None:

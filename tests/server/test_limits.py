@@ -159,7 +159,7 @@ async def test_loopback_is_exempt_by_default(server):
 
 
 def test_addresses_are_compared_as_ip_addresses():
-    from server.app import _address, _is_loopback
+    from server.quotas import address_of as _address, is_loopback as _is_loopback
 
     assert _address("::ffff:203.0.113.7") == "203.0.113.7"  # an IPv4 client of a dual-stack socket
     assert _address("2001:db8::1") == _address("2001:db8::2:3") == "2001:db8::/64"  # one subscriber's /64

@@ -1,0 +1,74 @@
+"""Websocket connections: admitted per address at the handshake, each one's life (its frames go to
+``on_message``, server.frames; closed when idle), and what its end means for the player's room and
+quick-match place. A mixin of ``server.app.App``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from server import wsconn
+from server.conn import Conn, IdleTimer
+from server.quotas import address_of, is_loopback
+from server.roomitems import Disconnect, QuickCancel
+from server.roomtask import RoomTask
+
+log = logging.getLogger("guobiao.server")
+
+CLOSE_IDLE = 4002
+
+
+class Connections:
+    """Mixin of ``server.app.App``: websocket connections."""
+
+    def admit_address(self, ws) -> bool:
+        """At a websocket handshake: whether one more connection from its address is allowed
+        (``Limits.per_address``); if so it is counted until the connection is lost."""
+        lim = self.limits
+        address = address_of(ws.remote_address[0] if ws.remote_address else "")
+        if not lim.per_address or (lim.exempt_loopback and is_loopback(address)):
+            return True
+        if self.addresses[address] >= lim.per_address:
+            log.info("refused a connection from %s: %d open", address, self.addresses[address])
+            return False
+        self.addresses[address] += 1
+        ws.on_lost = lambda: self._address_closed(address)
+        return True
+
+    def _address_closed(self, address: str) -> None:
+        self.addresses[address] -= 1
+        if self.addresses[address] <= 0:
+            del self.addresses[address]
+
+    async def handler(self, ws) -> None:
+        """A connection's life: reads its messages and hands each to ``on_message`` at once (which
+        handles it or queues it behind an unanswered one); closes the connection when no frame came
+        for the idle timeout."""
+        conn = Conn(ws, self.limits, self.loop.time())
+        idle = IdleTimer(self.loop, lambda: self.limits.idle_timeout if conn.player else self.limits.signin_timeout)
+        idle.wait()
+        try:
+            try:
+                await wsconn.read(ws, lambda frame: self.on_message(conn, idle, frame))
+            except asyncio.CancelledError:
+                if not idle.fired or asyncio.current_task().uncancel() > 0:
+                    raise  # not (only) the idle timer: the server is stopping
+                await conn.close(CLOSE_IDLE, "idle" if conn.player else "no sign-in")
+            if conn.worker is not None:  # a frame still being handled (a sign-in, a new room): let it end
+                await asyncio.wait((conn.worker,))
+        finally:
+            idle.stop()
+            self.on_close(conn)
+
+    def on_close(self, conn: Conn) -> None:
+        conn.closed = True
+        conn.stop_writer()
+        pid = conn.player
+        if pid is None or self.conns.get(pid) is not conn:
+            return  # not signed in, or already replaced by a newer connection
+        del self.conns[pid]
+        self.quick_queue.put_nowait(QuickCancel(pid))
+        task = self.where.get(pid)
+        if isinstance(task, RoomTask):
+            task.put(Disconnect(pid))
