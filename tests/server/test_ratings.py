@@ -255,3 +255,20 @@ async def test_a_long_history_is_numbered_by_the_migration_and_its_curve_is_thin
         assert [t for t, _ in curve] == sorted(t for t, _ in curve)
     finally:
         await store.close()
+
+
+async def test_a_ranked_quick_match_changes_both_players_ratings(server):
+    a = await server.client("json", name="Ann")
+    b = await server.client("json", name="Bo")
+    for c in (a, b):  # both accept bots after half a second: seated together, two bots
+        assert (await c.request({"t": "quick", "type": "dazhong", "wait": 0.5}))["t"] == "queued"
+    rng = random.Random(6)
+    done = await asyncio.gather(*(play(c, rng, lambda m: m.get("t") == "match_result", timeout=60) for c in (a, b)))
+    assert done[0]["record"]["ids"] == done[1]["record"]["ids"]  # the same match
+    await server.app.ratings.settle()
+    for c in (a, b):
+        _, p = await server.app.api(f"/api/players/{c.player}")
+        assert p["ratings"]["dazhong"]["matches"] == 1 and p["ratings"]["dazhong"]["rating"] != 0
+    _, board = await server.app.api("/api/leaderboard/dazhong")
+    assert {e["player"] for e in board["entries"]} == {a.player, b.player}
+    assert board["entries"][0]["rating"] >= board["entries"][1]["rating"]
