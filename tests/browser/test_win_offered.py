@@ -46,3 +46,30 @@ def test_enter_wins_and_never_discards_when_a_win_is_offered(browser, server, fa
     expect(result.locator("[data-testid=fans] tr[data-fan='28']")).to_be_visible()  # Pure Straight: our win
     shot(page, artifacts, f"win-offered-enter-{width}x{height}")
     ctx.close()
+
+
+def test_auto_win_toggle_declares_an_offered_win(browser, server, fast, scripted_wall, artifacts):
+    scripted_wall(arrange_wall([parse_tiles(OURS)] + [parse_tiles(h) for h in OTHERS]))
+    ctx = browser.new_context(viewport={"width": 360, "height": 640}, locale="en-US")
+    page = ctx.new_page()
+    sign_in(page, server.url, "Auto")
+    create_room(page, "guobiao", hands=4)
+    add_bots(page, 3)
+    page.click("[data-action=start]")
+    win = page.locator("[data-testid=actions] [data-action=win]")
+    expect(win).to_be_visible(timeout=TIMEOUT)
+    toggle = page.locator("[data-testid=auto-win-toggle]")
+    # Off by default: the offered win waits for us.
+    expect(toggle).not_to_be_checked()
+    page.wait_for_timeout(800)
+    expect(win).to_be_visible()
+    assert_inside_viewport(page, "[data-testid=auto-win-toggle]")
+    assert_inside_viewport(page, "[data-action=leave-table]")
+    shot(page, artifacts, "auto-win-off-360x640")
+    # Switched on: the win is declared without a click on 和.
+    toggle.check()
+    result = page.locator("[data-testid=hand-result]")
+    expect(result).to_be_visible(timeout=TIMEOUT)
+    expect(result.locator("[data-testid=fans] tr[data-fan='28']")).to_be_visible()
+    shot(page, artifacts, "auto-win-on-360x640")
+    ctx.close()

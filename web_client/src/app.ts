@@ -15,6 +15,7 @@ export interface Prefs {
   hint: boolean;
   name: string;
   login: string; // the claimed account's login name this browser last signed in to ("": a guest)
+  autoWin: boolean; // declare a win as soon as one is offered (off unless switched on)
 }
 
 const KEY_TOKEN = "guobiao.token";
@@ -118,6 +119,7 @@ export class App {
       hint: p.hint ?? true,
       name: typeof p.name === "string" ? p.name : "",
       login: typeof p.login === "string" ? p.login : "",
+      autoWin: p.autoWin === true,
     };
   }
 
@@ -141,6 +143,7 @@ export class App {
     this.storage.setItem(KEY_PREFS, JSON.stringify(this.prefs));
     this.syncHints();
     this.emit();
+    this.scheduleAutoWin();
   }
 
   /** The room computes the wait hint only for players who want it: tell it when the switch differs. */
@@ -258,6 +261,7 @@ export class App {
       this.send({ t: "snapshot" });
     }
     this.scheduleAutoPass();
+    this.scheduleAutoWin();
   }
 
   private followRoute(): void {
@@ -526,6 +530,21 @@ export class App {
 
   /** The room asks every other seat after every discard (docs/rooms.md "Claim windows never tell");
    * a seat with nothing to claim answers "pass" after the room's claim_min, never faster. */
+  private autoWinSeq: number | null = null;
+
+  /** The auto-win switch: a win offered (自摸, or on a discard) is declared after a short pause. */
+  private scheduleAutoWin(): void {
+    const g = this.state.game;
+    if (!this.prefs.autoWin || !g || !options(g.legal).win) return;
+    const seq = actionSeq(g);
+    if (this.autoWinSeq === seq) return;
+    this.autoWinSeq = seq;
+    setTimeout(() => {
+      const now = this.state.game;
+      if (this.prefs.autoWin && now && actionSeq(now) === seq && options(now.legal).win) this.act({ a: "win" });
+    }, 250);
+  }
+
   private scheduleAutoPass(): void {
     const g = this.state.game;
     const onlyPass = g && g.phase === "claim" && g.to_act && !hasClaim(options(g.legal)) && options(g.legal).pass;

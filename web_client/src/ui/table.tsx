@@ -252,6 +252,11 @@ function HandBar({ s, g, opts, myTurn, readyMode, setReadyMode, claiming }: {
           </button>
         ) : null}
         <span class="grow" />
+        <label class="check small auto-win" title={t("autoWin")}>
+          <input type="checkbox" checked={app.prefs.autoWin} data-testid="auto-win-toggle"
+            onChange={(e) => app.setPrefs({ autoWin: (e.target as HTMLInputElement).checked })} />
+          {t("autoWin")}
+        </label>
         <AutoToggle s={s} g={g} />
         <button type="button" data-action="leave-table" onClick={() => app.askLeave()}>{t("leave")}</button>
       </div>
