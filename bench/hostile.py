@@ -12,7 +12,7 @@ phase after the other, so that its work does not delay the bystander's clock:
 
 1. ``zero_timers``: a room with every timer 0 (``bot_delay``, ``turn_time``, ``first_turn_time``,
    ``bank``, ``claim_time``, ``claim_min``, ``between_time``), three bots, ``start`` and ``rematch`` as
-   soon as a match ends (if the server refuses timers of 0, the smallest it accepts of 0.1, 0.5, 1 s);
+   soon as a match ends (where the server refuses a timer of 0, the minimum its error names for it);
 2. ``snapshot_flood``: connections that never read (the room's host and watchers of that room, whose
    snapshots carry its finished matches) ask for a ``snapshot`` ten times a second, and come back when
    cut off;
@@ -38,6 +38,7 @@ import argparse
 import asyncio
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -201,12 +202,17 @@ async def zero_timers(args, state: dict, counts: Counter, end: float) -> None:
 
     host.on_push = on_push
     snap = None
-    for value in (0, 0.1, 0.5, 1.0):
-        config = {"hands": 16, "private": True, **{k: value for k in TIMERS}}
-        snap = await host.request({"t": "create", "config": config})
+    timers = {k: 0 for k in TIMERS}
+    for _ in range(2 * len(TIMERS)):  # each refusal names one timer's minimum: take exactly that
+        snap = await host.request({"t": "create", "config": {"hands": 16, "private": True, **timers}})
         if snap.get("t") == "snapshot":
-            state["zero_timers_value"] = value
+            state["zero_timers_value"] = timers
             break
+        low = re.match(r"(\w+): at least ([\d.]+)", snap.get("message", "")) if snap.get("t") == "error" else None
+        if low is None or low[1] not in timers:
+            break
+        timers[low[1]] = float(low[2])
+        await asyncio.sleep(0.11)  # within the 10 frames/s of a connection
     if snap is None or snap.get("t") != "snapshot":
         raise RuntimeError(f"no room: {snap}")
     state["host_token"], state["room_code"] = host.token, snap["info"]["invite"]
@@ -422,7 +428,9 @@ async def main_async(args) -> int:
         workdir = Path(args.workdir) if args.workdir else Path(tmp)
         workdir.mkdir(parents=True, exist_ok=True)
         port = free_port()
-        srv = ServerProc(guobiao_argv(port, workdir / "hostile.db"), port, workdir / "server.log",
+        # Loopback counts like any address: the attacker is one remote address, and meets its quotas.
+        argv = guobiao_argv(port, workdir / "hostile.db") + ([] if args.exempt_loopback else ["--count-loopback"])
+        srv = ServerProc(argv, port, workdir / "server.log",
                          cpu=None if args.no_pin else 0)
         srv.start()
         gen = None
@@ -468,6 +476,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--phase-seconds", type=float, default=20.0)
     ap.add_argument("--rate", type=float, default=2.0, help="the bystander table's actions a second")
+    ap.add_argument("--exempt-loopback", action="store_true",
+                    help="leave the server's loopback exemption on (per-address quotas then never apply here)")
     ap.add_argument("--ghosts", type=int, default=1000, help="ghost spectators")
     ap.add_argument("--registrations", type=int, default=400, help="tournament registrations")
     ap.add_argument("--rooms", type=int, default=500, help="rooms of the room flood")

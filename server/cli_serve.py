@@ -19,6 +19,9 @@ def register(sub) -> None:
     p.add_argument("--db", default="var/guobiao.db", help="SQLite database, created with its folder if needed")
     p.add_argument("--rate", type=float, default=None,
                    help="frames a second allowed per connection (default 10, bursts of 3 seconds' worth)")
+    p.add_argument("--count-loopback", action="store_true",
+                   help="count loopback clients against the per-address limits and quotas (by default they are "
+                        "exempt: behind a reverse proxy every player comes from loopback)")
     p.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
     p.add_argument("--loop", default="asyncio", choices=("asyncio", "uvloop", "auto"),
                    help="event loop: asyncio's own (the default), uvloop (pip install 'guobiao[uvloop]'), "
@@ -47,6 +50,8 @@ def serve(args) -> int:
         settings = Settings()
         if args.rate is not None:
             settings.limits = Limits(rate=args.rate, burst=3 * args.rate)
+        if args.count_loopback:
+            settings.limits.exempt_loopback = settings.attempts.exempt_loopback = False
         factory = loop_factory(args.loop)
         with asyncio.Runner(loop_factory=factory) as runner:
             runner.run(run(args.host, args.port, args.db, settings, ready=ready))
