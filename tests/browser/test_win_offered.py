@@ -73,3 +73,39 @@ def test_auto_win_toggle_declares_an_offered_win(browser, server, fast, scripted
     expect(result.locator("[data-testid=fans] tr[data-fan='28']")).to_be_visible()
     shot(page, artifacts, "auto-win-on-360x640")
     ctx.close()
+
+
+CLAIM = """([legal]) => {
+  const app = window.guobiao, s = app.state, g = s.game;
+  app.set({ ...s, game: { ...g, phase: "claim", to_act: true, legal,
+    claim: { kind: "discard", tile: 5, seat: (g.seat + 3) % 4 } } });
+}"""
+
+
+def test_no_calls_toggle_skips_chow_and_pung_prompts_but_not_a_win(browser, server, fast, artifacts):
+    """With "No calls" on, a window offering only a chow or pung is not put to the player; one that
+    offers a win still is. (The windows are set into the page's state: a scripted claim is not needed
+    to show which prompt appears.)"""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
+    page = ctx.new_page()
+    sign_in(page, server.url, "Caller")
+    create_room(page, "guobiao", hands=4)
+    add_bots(page, 3)
+    page.click("[data-action=start]")
+    expect(page.locator("[data-testid=your-turn]")).to_be_visible(timeout=TIMEOUT)
+    calls = [{"a": "pung"}, {"a": "chow", "low": 3}, {"a": "pass"}]
+    prompt = page.locator("[data-testid=claim-prompt]")
+    page.evaluate(CLAIM, [calls])
+    expect(prompt).to_be_visible()  # off by default: asked
+    page.evaluate("() => window.guobiao.set({ ...window.guobiao.state, game: { ...window.guobiao.state.game, phase: 'turn', legal: [] } })")
+    expect(prompt).to_have_count(0)
+    page.locator("[data-testid=no-calls-toggle]").check()
+    page.evaluate(CLAIM, [calls])
+    page.wait_for_timeout(300)
+    expect(prompt).to_have_count(0)
+    shot(page, artifacts, "no-calls-skipped")
+    page.evaluate(CLAIM, [[{"a": "win"}, {"a": "pung"}, {"a": "pass"}]])
+    expect(prompt).to_be_visible()
+    expect(prompt.locator("[data-action=win]")).to_be_visible()
+    shot(page, artifacts, "no-calls-win-still-asked")
+    ctx.close()

@@ -16,6 +16,7 @@ export interface Prefs {
   name: string;
   login: string; // the claimed account's login name this browser last signed in to ("": a guest)
   autoWin: boolean; // declare a win as soon as one is offered (off unless switched on)
+  noCalls: boolean; // never asked to chow, pung or kong a discard: such windows pass by themselves
 }
 
 const KEY_TOKEN = "guobiao.token";
@@ -120,6 +121,7 @@ export class App {
       name: typeof p.name === "string" ? p.name : "",
       login: typeof p.login === "string" ? p.login : "",
       autoWin: p.autoWin === true,
+      noCalls: p.noCalls === true,
     };
   }
 
@@ -143,6 +145,7 @@ export class App {
     this.storage.setItem(KEY_PREFS, JSON.stringify(this.prefs));
     this.syncHints();
     this.emit();
+    this.scheduleAutoPass();
     this.scheduleAutoWin();
   }
 
@@ -530,6 +533,11 @@ export class App {
 
   /** The room asks every other seat after every discard (docs/rooms.md "Claim windows never tell");
    * a seat with nothing to claim answers "pass" after the room's claim_min, never faster. */
+  /** Whether a claim window is put to the player: something to claim, and not only calls they switched off. */
+  wantsClaim(o: ReturnType<typeof options>): boolean {
+    return hasClaim(o) && (o.win || !this.prefs.noCalls);
+  }
+
   private autoWinSeq: number | null = null;
 
   /** The auto-win switch: a win offered (自摸, or on a discard) is declared after a short pause. */
@@ -547,7 +555,7 @@ export class App {
 
   private scheduleAutoPass(): void {
     const g = this.state.game;
-    const onlyPass = g && g.phase === "claim" && g.to_act && !hasClaim(options(g.legal)) && options(g.legal).pass;
+    const onlyPass = g && g.phase === "claim" && g.to_act && !this.wantsClaim(options(g.legal)) && options(g.legal).pass;
     if (!onlyPass) {
       if (this.autoPassTimer) clearTimeout(this.autoPassTimer);
       this.autoPassTimer = null;
@@ -563,7 +571,7 @@ export class App {
     this.autoPassTimer = setTimeout(() => {
       this.autoPassTimer = null;
       const now = this.state.game;
-      if (now && now.phase === "claim" && now.to_act && actionSeq(now) === seq && !hasClaim(options(now.legal))) {
+      if (now && now.phase === "claim" && now.to_act && actionSeq(now) === seq && !this.wantsClaim(options(now.legal))) {
         this.act({ a: "pass" });
       }
     }, delay);

@@ -156,6 +156,7 @@ export const STRINGS = {
   ifDiscard: ["打 {0} 听：", "Discard {0}, wait on:"],
   autoPlay: ["托管中", "Auto-play on"],
   autoOff: ["取消托管", "Resume play"],
+  noCalls: ["不吃碰杠", "No calls"],
   autoWin: ["自动和牌", "Auto-win"],
   autoOn: ["托管", "Auto-play"],
   flowers: ["花", "Flowers"],

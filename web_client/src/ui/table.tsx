@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState } from "preact/hooks";
 import type { Action, GameView, Options, PlayerView } from "../game";
-import { handLayout, hasClaim, options } from "../game";
+import { handLayout, options } from "../game";
 import { hintFor, readyDiscards } from "../hint";
 import { fanName, lang, t } from "../i18n";
 import { AppState, countdown, displayName } from "../state";
@@ -35,7 +35,7 @@ export function Table({ s }: { s: AppState }) {
   useEffect(() => {
     if (!myTurn) setReadyMode(false);
   }, [myTurn]);
-  const showClaim = !spectator && g.phase === "claim" && g.to_act && hasClaim(opts);
+  const showClaim = !spectator && g.phase === "claim" && g.to_act && app.wantsClaim(opts);
   const decidingPlayer = s.clock?.decision === "turn" ? s.clock.player : undefined;
   return (
     <div class={`table-wrap${spectator ? " spectating" : ""}`}>
@@ -256,6 +256,11 @@ function HandBar({ s, g, opts, myTurn, readyMode, setReadyMode, claiming }: {
           <input type="checkbox" checked={app.prefs.autoWin} data-testid="auto-win-toggle"
             onChange={(e) => app.setPrefs({ autoWin: (e.target as HTMLInputElement).checked })} />
           {t("autoWin")}
+        </label>
+        <label class="check small auto-win" title={t("noCalls")}>
+          <input type="checkbox" checked={app.prefs.noCalls} data-testid="no-calls-toggle"
+            onChange={(e) => app.setPrefs({ noCalls: (e.target as HTMLInputElement).checked })} />
+          {t("noCalls")}
         </label>
         <AutoToggle s={s} g={g} />
         <button type="button" data-action="leave-table" onClick={() => app.askLeave()}>{t("leave")}</button>
