@@ -104,6 +104,16 @@ def match_record(m: MatchState, match_no: int, ids: list[str], hands: list[dict]
     }
 
 
+SUMMARY_KEYS = ("match", "ids", "scores", "ranking", "void")
+
+
+def match_summary(rec: dict) -> dict:
+    """What a room keeps of a match before its last one: what its history lists. The whole record
+    (hands, actions) stays in the database (GET /api/matches/<id>), so a room rematching all day
+    does not grow with every match."""
+    return {k: rec[k] for k in SUMMARY_KEYS}
+
+
 MAX_SAFE = 2**53 - 1  # JavaScript reads larger JSON numbers inexactly
 
 
@@ -116,4 +126,4 @@ def _rules_dict(rules) -> dict:
     return {f.name: getattr(rules, f.name) for f in fields(rules)}
 
 
-__all__ = ["hand_record", "void_hand_record", "match_record", "ranking", "json_seed"]
+__all__ = ["hand_record", "void_hand_record", "match_record", "match_summary", "ranking", "json_seed"]

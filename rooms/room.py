@@ -36,7 +36,7 @@ from rooms.config import LOBBY, PLAYING, RoomConfig
 from rooms.errors import NOT_TABLE, RoomError
 from rooms.invite import normalize
 from rooms.messages import Outbound, RoomMessages
-from rooms.records import foul_offence, hand_record, match_record, void_hand_record
+from rooms.records import foul_offence, hand_record, match_record, match_summary, void_hand_record
 
 AUTO = "auto"  # the 托管 policy as a seat occupant: a seat left during a match when bots are off
 # Game events the room never forwards: a claim answer is acknowledged by the room's own message.
@@ -496,7 +496,7 @@ class Room(RoomMessages):
             if self.table:
                 rec["table"] = {"players": list(self.table_players), "substitute": list(self.stand_in),
                                 "replaced": list(self.replaced)}
-            self.finished.append(rec)
+            self.finished[-1:] = [*map(match_summary, self.finished[-1:]), rec]  # earlier ones: summaries
             self._derive({"k": "match_result", "record": rec})
             self.phase = LOBBY
             self.auto = [None] * 4

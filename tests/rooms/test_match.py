@@ -218,3 +218,17 @@ def test_fan_bots_are_told_the_rooms_rules(monkeypatch, kind, training, min_fan)
     assert calls and all(kw == {"min_fan": min_fan, "check_wins": training} for kw in calls)
     assert not any(e.get("by") == "bot_error" for e in room.take_log())
     assert load_bot("random", room.rules) is rooms.bot_random.choose  # the random bot needs no rules
+
+
+def test_memory_plateaus_a_room_keeps_only_its_last_match_whole():
+    """A room rematching all day keeps a summary of each earlier match (its history), not every hand
+    and action: those are in the database."""
+    room = bots_room(type="wufan", level="fan", policies=RANDOM, bot_delay=0, hands=4)
+    now = 0.0
+    for cmd in ("start", "rematch", "rematch"):
+        room.handle("alice", {"t": cmd}, now)
+        now = play_human(room, "alice", now + 1.0, policy=greedy)
+    first, second, last = room.records()["matches"]
+    assert set(first) == set(second) == {"match", "ids", "scores", "ranking", "void"}
+    assert len(last["hands"]) == 4 and last["actions"]
+    assert [m["match"] for m in (first, second, last)] == [1, 2, 3]
