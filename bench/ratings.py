@@ -28,7 +28,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from rooms.config import RoomConfig  # noqa: E402
 from server.profiles import Ratings  # noqa: E402
 from server.store import Store  # noqa: E402
-from server.store_sql import transaction  # noqa: E402
 
 PLAYER = "pbench0000001"
 FANS = [("平和", "All Chows"), ("门前清", "Concealed Hand"), ("断幺", "All Simples"), ("碰碰和", "All Pungs"),
@@ -99,21 +98,20 @@ async def bench(matches: int, history: int) -> dict:
         await tick
 
         # The history of a player with ``history`` matches: bulk rows like those the update writes.
-        def seed_history(con):
-            with transaction(con):
-                start = matches
-                con.executemany("INSERT INTO matches (room_id, number, rules, seed, salt, commitment, players,"
-                                " started_at, finished_at, counted_at) VALUES (?, ?, '{}', '1', 's', 'c', '[]', ?, ?, ?)",
-                                [(room_id, start + i, i, i, i) for i in range(history - matches)])
-                rows = con.execute("SELECT id FROM matches WHERE counted_at IS NOT NULL AND number >= ?",
-                                   (start,)).fetchall()
-                con.executemany("INSERT INTO player_matches VALUES (?, ?, 'guobiao', ?, 0, 0, ?, ?, ?)",
-                                [(PLAYER, r[0], 1 + i % 4, (i % 50) / 10, 1e9 + i, matches + 1 + i)
-                                 for i, r in enumerate(rows)])
-                con.execute("UPDATE player_stats SET matches = matches + ? WHERE player_id = ?", (len(rows), PLAYER))
-                con.execute("UPDATE ratings SET matches = matches + ? WHERE player_id = ?", (len(rows), PLAYER))
-
-        await store._in_thread(seed_history, store.db.con)
+        async with store.transaction() as db:
+            start = matches
+            await db.executemany("INSERT INTO matches (room_id, number, rules, seed, salt, commitment, players,"
+                             " started_at, finished_at, counted_at) VALUES (?, ?, '{}', '1', 's', 'c', '[]', ?, ?, ?)",
+                             [(room_id, start + i, i, i, i) for i in range(history - matches)])
+            rows = await db.execute_fetchall("SELECT id FROM matches WHERE counted_at IS NOT NULL AND number >= ?",
+                                             (start,))
+            await db.executemany("INSERT INTO player_matches VALUES (?, ?, 'guobiao', ?, 0, 0, ?, ?, ?)",
+                             [(PLAYER, r[0], 1 + i % 4, (i % 50) / 10, 1e9 + i, matches + 1 + i)
+                              for i, r in enumerate(rows)])
+            await db.execute_fetchall("UPDATE player_stats SET matches = matches + ? WHERE player_id = ?",
+                                      (len(rows), PLAYER))
+            await db.execute_fetchall("UPDATE ratings SET matches = matches + ? WHERE player_id = ?",
+                                      (len(rows), PLAYER))
         base = {"player": PLAYER, "name": "Bench", "hide_history": False, "deleted": False}
         times = []
         for _ in range(20):

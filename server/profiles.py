@@ -1,5 +1,5 @@
 """Ratings, statistics and leaderboards for the server (docs/ratings.md): finished matches are taken
-in off the event loop (on the store's connection thread) as they are persisted, and
+in as they are persisted (on the store's aiosqlite connection, one transaction each), and
 ``GET /api/players/<id>`` and ``GET /api/leaderboard/<room type>`` read the derived tables.
 """
 
@@ -11,7 +11,7 @@ import logging
 from urllib.parse import parse_qs
 
 from rooms.types import ROOM_TYPES
-from server.store_ratings import count_match_sync, leaderboard_sync, position_sync, profile_sync, uncounted_sync
+from server.store_ratings import count_match, leaderboard, position, profile, uncounted
 
 log = logging.getLogger("guobiao.ratings")
 
@@ -34,7 +34,7 @@ class Ratings:
         self.boards: dict[str, tuple[float, list]] = {}  # room type -> (loop time, top entries)
 
     def match_finished(self, match_id: int | None, config, record: dict) -> None:
-        """A match's result was just committed: take it in on the store's thread (the room does not wait)."""
+        """A match's result was just committed: take it in (a task of its own: the room does not wait)."""
         if match_id is None:  # pragma: no cover - its start was never recorded
             return
         job = self.loop.create_task(self._count(match_id, config.type, rated(config), record))
@@ -43,8 +43,8 @@ class Ratings:
 
     async def _count(self, match_id: int, room_type: str, is_rated: bool, record: dict | None) -> None:
         try:
-            done = await self.store._in_thread(count_match_sync, self.store.db.con, match_id, room_type,
-                                               is_rated, record)
+            async with self.store.transaction() as db:
+                done = await count_match(db, match_id, room_type, is_rated, record)
         except Exception:  # left uncounted: the next start takes it in (catch_up)
             log.exception("match %d: ratings and statistics not updated", match_id)
             return
@@ -53,7 +53,7 @@ class Ratings:
 
     async def rating(self, pid: str, room_type: str) -> float:
         """A player's rating (mu - 3 sigma) for a room type; 0 for one not yet rated."""
-        rows = await self.store.db.execute_fetchall(
+        rows = await self.store.fetchall(
             "SELECT score FROM ratings WHERE player_id = ? AND room_type = ?", (pid, room_type))
         return rows[0][0] if rows else 0.0
 
@@ -61,7 +61,8 @@ class Ratings:
         """Take in finished matches that were not (the server stopped first, or they predate migration 5)."""
         n = 0
         while True:
-            rows = await self.store._in_thread(uncounted_sync, self.store.db.con, batch)
+            async with self.store.connection() as db:
+                rows = await uncounted(db, batch)
             if not rows:
                 return n
             for match_id, config in rows:
@@ -83,7 +84,8 @@ class Ratings:
         if base["hide_history"]:
             return base
         page = _page(query)
-        data = await self.store._in_thread(profile_sync, self.store.db.con, base["player"], page, PER_PAGE)
+        async with self.store.connection() as db:
+            data = await profile(db, base["player"], page, PER_PAGE)
         return {**base, **data}
 
     async def leaderboard(self, room_type: str, query: str) -> tuple[int, dict]:
@@ -92,14 +94,16 @@ class Ratings:
         page = _page(query)
         cached = self.boards.get(room_type)
         if cached is None or self.loop.time() - cached[0] > BOARD_TTL:
-            top = await self.store._in_thread(leaderboard_sync, self.store.db.con, room_type, BOARD_TOP)
+            async with self.store.connection() as db:
+                top = await leaderboard(db, room_type, BOARD_TOP)
             cached = self.boards[room_type] = (self.loop.time(), top)
         top = cached[1]
         out = {"type": room_type, "page": page, "per_page": PER_PAGE, "total": len(top),
                "entries": top[page * PER_PAGE:(page + 1) * PER_PAGE], "you": None}
         pid = parse_qs(query).get("player", [""])[0]
         if 0 < len(pid) <= 32 and pid.isascii() and pid.isalnum():
-            out["you"] = await self.store._in_thread(position_sync, self.store.db.con, room_type, pid)
+            async with self.store.connection() as db:
+                out["you"] = await position(db, room_type, pid)
         return 200, out
 
 

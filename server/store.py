@@ -7,7 +7,9 @@ transaction, so a room's new log rows and the results they produce land together
 Two connections: the action log is written on the event loop's own thread (``write``: a commit in WAL
 mode without fsync is a few page writes, cheaper than a trip to another thread and back, whose GIL
 hand-overs held every action up by tens of milliseconds under load); everything else, and the WAL
-checkpoints that copy the log into the database, run on a thread of their own (server.dbthread).
+checkpoints that copy the log into the database, run on an aiosqlite connection (a thread of its own).
+A transaction there is a few awaited statements: the store's lock keeps every other coroutine off the
+connection until it ends (``transaction``, ``connection``).
 """
 
 from __future__ import annotations
@@ -17,13 +19,15 @@ import json
 import logging
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from pathlib import Path
 
+import aiosqlite
+
 from server.accounts import new_session_id
-from server.dbthread import DbThread
-from server.store_sql import (STORAGE, StorageError, dumps, effect_sync, file_id, guarded_write, insert_rows,
-                              rollback_sync, storage_fault, token_hash, transaction)
+from server.store_sql import (STORAGE, StorageError, dumps, effect_sync, file_id, guarded_write, insert, insert_rows,
+                              one, rollback_sync, run, storage_fault, token_hash, transaction)
 
 __all__ = ["STORAGE", "Store", "StorageError", "dumps", "token_hash"]
 
@@ -42,8 +46,11 @@ def migrations() -> list[tuple[int, Path]]:
 
 
 class Store:
-    def __init__(self, db: DbThread, log_con: sqlite3.Connection, path: str):
-        self.db = db
+    def __init__(self, db: aiosqlite.Connection, log_con: sqlite3.Connection, path: str):
+        self.db = db  # only inside ``connection`` or ``transaction``
+        self.lock = asyncio.Lock()  # one coroutine at a time on ``db``
+        self._writing = False  # a transaction is open on ``db`` (``_flush`` waits for its end)
+        self._flush_held = False  # ``_flush`` waited for that end: run it then
         self.log_con = log_con  # the event loop's thread only: the action log's writes (``write``)
         self.path = path
         self._pending: list = []  # writes waiting for the group commit (write)
@@ -67,7 +74,7 @@ class Store:
         path = str(path)
         if path == ":memory:":
             raise ValueError("the store needs a database file (its two connections share it)")
-        db: DbThread | None = None
+        db: aiosqlite.Connection | None = None
         log_con: sqlite3.Connection | None = None
         try:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -82,14 +89,15 @@ class Store:
             # Checkpoints run on the other's thread (``_checkpoint``); this one, on the loop's thread, finds
             # the log already copied but for the last pages, and lets the next write start the WAL over.
             log_con.execute(f"PRAGMA wal_autocheckpoint={cls.CHECKPOINT_BACKSTOP}").fetchall()
-            db = await DbThread.connect(path, isolation_level=None)  # explicit BEGIN/COMMIT only
-            await db.execute("PRAGMA synchronous=NORMAL")
-            await db.execute("PRAGMA foreign_keys=ON")
-            await db.execute("PRAGMA busy_timeout=5000")
-            await db.execute("PRAGMA secure_delete=ON")  # a deleted account's rows are written over (server.auth)
-            # A checkpoint every ~40 MB of WAL rather than every 4 MB copies each page once however often
-            # it was written meanwhile (matches, players and rooms; the log has its own checkpoints below).
-            await db.execute("PRAGMA wal_autocheckpoint=10000")  # pages
+            db = await aiosqlite.connect(path, isolation_level=None)  # explicit BEGIN/COMMIT only
+            db.row_factory = sqlite3.Row
+            for pragma in ("synchronous=NORMAL", "foreign_keys=ON", "busy_timeout=5000",
+                           "secure_delete=ON",  # a deleted account's rows are written over (server.auth)
+                           # A checkpoint every ~40 MB of WAL rather than every 4 MB copies each page once however
+                           # often it was written meanwhile (matches, players and rooms; the log has its own
+                           # checkpoints below).
+                           "wal_autocheckpoint=10000"):  # pages
+                await db.execute_fetchall(f"PRAGMA {pragma}")
             store = cls(db, log_con, path)
             version = await store.migrate()
             # A write now, so that a database that opens but cannot be written fails here, not at the
@@ -109,15 +117,61 @@ class Store:
             raise
         return store
 
+    @asynccontextmanager
+    async def connection(self) -> AsyncIterator[aiosqlite.Connection]:
+        """The aiosqlite connection, to this coroutine alone until the block ends: no other coroutine's
+        statement runs between its statements. (Within a transaction such a statement would join it:
+        its BEGIN would fail, its writes would be undone by the other's ROLLBACK, its reads would see
+        rows that may never be committed.) Not reentrant: inside, use the connection given."""
+        async with self.lock:
+            yield self.db
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[aiosqlite.Connection]:
+        """BEGIN IMMEDIATE … COMMIT on the aiosqlite connection, alone on it (``connection``), rolled
+        back if anything in it fails. The log's group commit waits for its end (``_flush``): on the
+        loop's thread it would wait for SQLite's write lock, which this transaction keeps until the
+        loop runs its next statement."""
+        async with self.lock:
+            self._writing = True
+            try:
+                await run(self.db, "BEGIN IMMEDIATE")
+                yield self.db
+                await self.db.commit()
+            except BaseException:
+                try:
+                    await self.db.rollback()  # nothing to do if SQLite rolled back by itself
+                except sqlite3.Error as e:  # pragma: no cover - the storage refuses even that
+                    log.warning("rollback failed: %s", e)
+                raise
+            finally:
+                self._writing = False
+                if self._flush_held:
+                    self._flush_held = False
+                    if self._pending and self._flush_at is None:
+                        self._flush_at = asyncio.get_running_loop().call_soon(self._flush)
+
     async def _one(self, sql: str, args=()):
-        """The first row of a query, or None. Read in the same job as the query runs
-        (server.dbthread)."""
-        rows = await self.db.execute_fetchall(sql, args)
-        return rows[0] if rows else None
+        """The first row of a query, or None."""
+        async with self.connection() as db:
+            return await one(db, sql, args)
+
+    async def fetchall(self, sql: str, args=()) -> list[sqlite3.Row]:
+        async with self.connection() as db:
+            return await db.execute_fetchall(sql, args)
+
+    async def execute(self, sql: str, args=()) -> int:
+        """One statement (its own transaction); the number of rows it changed."""
+        async with self.connection() as db:
+            return await run(db, sql, args)
 
     async def close(self) -> None:
         """Commit what is pending and close. Writes the storage still refuses are dropped (logged):
         their callers hear StorageError, and none of them was shown to anybody."""
+        async with self.lock:  # a transaction under way ends first (the flushes below wait for none)
+            await self._close()
+
+    async def _close(self) -> None:
         if self._flush_at is not None:
             self._flush_at.cancel()
             self._flush_at = None
@@ -131,7 +185,8 @@ class Store:
             log.error("closing with %d writes not made: %s", len(lost), self.fault)
         for *_, done in lost:
             done(StorageError(f"{self.fault}: not written"))
-        if self._checkpointer is not None:
+        if self._checkpointer is not None:  # it waits for the lock: its PRAGMA is queued, not run
+            self._checkpointer.cancel()
             await asyncio.gather(self._checkpointer, return_exceptions=True)
         self.log_con.close()
         await self.db.close()
@@ -142,7 +197,8 @@ class Store:
             if number <= version:
                 continue
             # executescript commits first; the script and the version bump are one transaction.
-            await self.db.executescript(f"BEGIN;\n{p.read_text(encoding='utf-8')}\nPRAGMA user_version={number};\nCOMMIT;")
+            async with self.connection() as db:
+                await db.executescript(f"BEGIN;\n{p.read_text(encoding='utf-8')}\nPRAGMA user_version={number};\nCOMMIT;")
             version = number
         return version
 
@@ -152,15 +208,12 @@ class Store:
     async def add_player(self, player_id: str, token: str, name: str, session: str | None = None,
                          user_agent: str | None = None, address: str | None = None) -> None:
         """A new guest and its first session (the token), together."""
-        await self._in_thread(self._add_player_sync, player_id, token, name, session, user_agent, address)
-
-    def _add_player_sync(self, player_id, token, name, session, user_agent, address) -> None:
         now = time.time()
-        with transaction(self.db.con):
-            self.db.con.execute(  # token_hash is no longer read (migration 4)
+        async with self.transaction() as db:
+            await run(db,  # token_hash is no longer read (migration 4)
                 "INSERT INTO players (id, token_hash, name, created_at, last_seen) VALUES (?, ?, ?, ?, ?)",
                 (player_id, "unused:" + player_id, name, now, now))
-            self.db.con.execute(
+            await run(db,
                 "INSERT INTO sessions (token_hash, id, player_id, created_at, last_seen, user_agent, address)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (token_hash(token), session or new_session_id(), player_id, now, now, user_agent, address))
@@ -183,8 +236,9 @@ class Store:
         if self.fault is None:
             now = time.time()
             try:
-                await self.db.execute("UPDATE players SET last_seen = ? WHERE id = ?", (now, row["player"]))
-                await self.db.execute("UPDATE sessions SET last_seen = ? WHERE id = ?", (now, row["session"]))
+                async with self.connection() as db:
+                    await run(db, "UPDATE players SET last_seen = ? WHERE id = ?", (now, row["player"]))
+                    await run(db, "UPDATE sessions SET last_seen = ? WHERE id = ?", (now, row["session"]))
             except sqlite3.OperationalError as e:
                 log.warning("last_seen of %s not written: %s", row["player"], e)
         return row
@@ -194,7 +248,7 @@ class Store:
         if not ids:
             return {}
         q = ",".join("?" * len(ids))
-        rows = await self.db.execute_fetchall(f"SELECT id, name FROM players WHERE id IN ({q})", ids)
+        rows = await self.fetchall(f"SELECT id, name FROM players WHERE id IN ({q})", ids)
         return {r["id"]: r["name"] for r in rows}
 
     # rooms and their logs
@@ -202,30 +256,25 @@ class Store:
     @guarded_write
     async def add_room(self, code: str, config: dict, created_by: str | None, entries: list) -> int:
         """A new room and the first entries of its log, together."""
-        room_id = await self._in_thread(self._add_room_sync, code, config, created_by, entries)
+        now = time.time()
+        async with self.transaction() as db:
+            # Row ids only grow (nothing is deleted): the room's rows will all come after the last one.
+            room_id = await insert(db, "INSERT INTO rooms (code, config, created_by, created_at, log_from)"
+                                   " VALUES (?, ?, ?, ?, (SELECT COALESCE(MAX(id), 0) + 1 FROM actions))",
+                                   (code, dumps(config), created_by, now))
+            await db.executemany("INSERT INTO actions (room_id, n, entry, at) VALUES (?, ?, ?, ?)",
+                                 [(room_id, i, dumps(e), now) for i, e in enumerate(entries)])
         self._next_n[room_id] = len(entries)
         return room_id
-
-    def _add_room_sync(self, code: str, config: dict, created_by: str | None, entries: list) -> int:
-        con = self.db.con
-        now = time.time()
-        with transaction(con):
-            # Row ids only grow (nothing is deleted): the room's rows will all come after the last one.
-            cur = con.execute("INSERT INTO rooms (code, config, created_by, created_at, log_from)"
-                              " VALUES (?, ?, ?, ?, (SELECT COALESCE(MAX(id), 0) + 1 FROM actions))",
-                              (code, dumps(config), created_by, now))
-            con.executemany("INSERT INTO actions (room_id, n, entry, at) VALUES (?, ?, ?, ?)",
-                            [(cur.lastrowid, i, dumps(e), now) for i, e in enumerate(entries)])
-        return cur.lastrowid
 
     async def open_rooms(self) -> list[dict]:
         """Every room that was not closed, with its config and whole log, for recovery: one pass over
         the rows from the first open room's ``log_from`` on. Each log is checked to be 0, 1, 2, ..."""
-        rooms = await self.db.execute_fetchall(
+        rooms = await self.fetchall(
             "SELECT id, code, config, log_from FROM rooms WHERE closed_at IS NULL ORDER BY id")
         logs: dict[int, list] = {r["id"]: [] for r in rooms}
         if rooms:
-            rows = await self.db.execute_fetchall(
+            rows = await self.fetchall(
                 "SELECT room_id, n, entry FROM actions WHERE id >= ?"
                 " AND room_id IN (SELECT id FROM rooms WHERE closed_at IS NULL) ORDER BY id",
                 (min(r["log_from"] for r in rooms),))
@@ -298,6 +347,9 @@ class Store:
         replaced holds every pending write back: they are tried again, in order, after RETRY_FIRST,
         then twice as long each time up to RETRY_MAX, and their callers hear only once they land."""
         self._flush_at = None
+        if self._writing:  # the other connection's transaction ends first (``transaction``)
+            self._flush_held = True
+            return
         loop = asyncio.get_running_loop()
         self._last_commit = loop.time()
         batch, self._pending = self._pending[:self.MAX_BATCH], self._pending[self.MAX_BATCH:]
@@ -377,7 +429,7 @@ class Store:
         started over here: the log's connection does that at CHECKPOINT_BACKSTOP pages, when its own
         checkpoint finds only those few pages left to copy."""
         try:
-            await self._one("PRAGMA wal_checkpoint(PASSIVE)")
+            await self._one("PRAGMA wal_checkpoint(PASSIVE)")  # one statement: no per-row work here
         except sqlite3.Error as e:  # the WAL keeps the pages: the next checkpoint copies them
             log.warning("checkpoint failed: %s", e)
 
@@ -444,16 +496,10 @@ class Store:
             raise
         return out
 
-    async def _in_thread(self, fn, *args):
-        """Run ``fn(*args)`` on the connection's thread as one job: nothing else runs on the
-        connection meanwhile, so a transaction inside ``fn`` cannot interleave with another coroutine's
-        statements (another's BEGIN inside it would fail, and its ROLLBACK would undo the other's rows)."""
-        return await self.db.run(fn, *args)
-
     @guarded_write
     async def close_room(self, room_id: int) -> None:
         self._next_n.pop(room_id, None)
-        await self.db.execute("UPDATE rooms SET closed_at = ? WHERE id = ? AND closed_at IS NULL",
+        await self.execute("UPDATE rooms SET closed_at = ? WHERE id = ? AND closed_at IS NULL",
                               (time.time(), room_id))
 
     async def log_length(self, room_id: int) -> int:
@@ -465,7 +511,7 @@ class Store:
 
     async def room_matches(self, room_id: int) -> dict[int, dict]:
         """number -> id, seed, salt, commitment: what a recovered room task needs."""
-        rows = await self.db.execute_fetchall(
+        rows = await self.fetchall(
             "SELECT id, number, seed, salt, commitment FROM matches WHERE room_id = ?", (room_id,))
         return {r["number"]: {"id": r["id"], "seed": int(r["seed"]), "salt": r["salt"],
                               "commitment": r["commitment"]} for r in rows}
@@ -499,46 +545,38 @@ class Store:
 
     @guarded_write
     async def add_tournament(self, code: str, created_by: str | None, entries: list) -> int:
-        return await self._in_thread(self._add_tournament_sync, code, created_by, entries)
-
-    def _add_tournament_sync(self, code: str, created_by: str | None, entries: list) -> int:
-        con = self.db.con
-        with transaction(con):
-            cur = con.execute("INSERT INTO tournaments (code, created_by, created_at) VALUES (?, ?, ?)",
-                              (code, created_by, time.time()))
-            self._append_tournament(con, cur.lastrowid, 0, entries, [])
-        return cur.lastrowid
+        async with self.transaction() as db:
+            tid = await insert(db, "INSERT INTO tournaments (code, created_by, created_at) VALUES (?, ?, ?)",
+                               (code, created_by, time.time()))
+            await self._append_tournament(db, tid, 0, entries, [])
+        return tid
 
     @guarded_write
     async def write_tournament(self, tid: int, start: int, entries: list,
                                tables: list[tuple[str, str]] = ()) -> None:
         """Append entries ``start, start+1, ...`` (the primary key refuses gaps and repeats) and record
         new (table key, room code) pairs, in one transaction."""
-        await self._in_thread(self._write_tournament_sync, tid, start, entries, list(tables))
-
-    def _write_tournament_sync(self, tid: int, start: int, entries: list, tables: list) -> None:
-        con = self.db.con
-        with transaction(con):
-            self._append_tournament(con, tid, start, entries, tables)
+        async with self.transaction() as db:
+            await self._append_tournament(db, tid, start, entries, list(tables))
 
     @staticmethod
-    def _append_tournament(con: sqlite3.Connection, tid: int, start: int, entries: list, tables: list) -> None:
+    async def _append_tournament(db: aiosqlite.Connection, tid: int, start: int, entries: list, tables: list) -> None:
         now = time.time()
-        con.executemany("INSERT INTO tournament_log (tournament_id, n, entry, at) VALUES (?, ?, ?, ?)",
-                        [(tid, start + i, dumps(e), now) for i, e in enumerate(entries)])
-        con.executemany("INSERT INTO tournament_tables (tournament_id, table_key, room) VALUES (?, ?, ?)",
-                        [(tid, key, room) for key, room in tables])
+        await db.executemany("INSERT INTO tournament_log (tournament_id, n, entry, at) VALUES (?, ?, ?, ?)",
+                             [(tid, start + i, dumps(e), now) for i, e in enumerate(entries)])
+        await db.executemany("INSERT INTO tournament_tables (tournament_id, table_key, room) VALUES (?, ?, ?)",
+                             [(tid, key, room) for key, room in tables])
 
     async def open_tournaments(self) -> list[dict]:
         """Every tournament not closed, with its log and its tables' rooms, for recovery."""
-        rows = await self.db.execute_fetchall(
+        rows = await self.fetchall(
             "SELECT id, code FROM tournaments WHERE closed_at IS NULL ORDER BY id")
         out = []
         for r in rows:
-            log = await self.db.execute_fetchall(
+            log = await self.fetchall(
                 "SELECT n, entry FROM tournament_log WHERE tournament_id = ? ORDER BY n", (r["id"],))
             assert [row["n"] for row in log] == list(range(len(log))), f"tournament {r['code']}: log has gaps"
-            tables = await self.db.execute_fetchall(
+            tables = await self.fetchall(
                 "SELECT table_key, room FROM tournament_tables WHERE tournament_id = ?", (r["id"],))
             out.append({"id": r["id"], "code": r["code"], "log": [json.loads(row["entry"]) for row in log],
                         "tables": {t["table_key"]: t["room"] for t in tables}})
@@ -546,19 +584,19 @@ class Store:
 
     async def closed_tournament(self, code: str) -> list[dict] | None:
         """A closed tournament's whole log by its code; None if no closed tournament has that code."""
-        rows = await self.db.execute_fetchall(
+        rows = await self.fetchall(
             "SELECT l.entry FROM tournaments t JOIN tournament_log l ON l.tournament_id = t.id"
             " WHERE t.code = ? AND t.closed_at IS NOT NULL ORDER BY l.n", (code,))
         return [json.loads(row["entry"]) for row in rows] or None
 
     @guarded_write
     async def close_tournament(self, tid: int) -> None:
-        await self.db.execute("UPDATE tournaments SET closed_at = ? WHERE id = ? AND closed_at IS NULL",
+        await self.execute("UPDATE tournaments SET closed_at = ? WHERE id = ? AND closed_at IS NULL",
                               (time.time(), tid))
 
     async def room_log(self, code: str) -> list[dict]:
         """A room's whole log by its code (closed rooms included): what a tournament table reported."""
-        rows = await self.db.execute_fetchall(
+        rows = await self.fetchall(
             "SELECT a.entry FROM rooms r JOIN actions a ON a.room_id = r.id AND a.id >= r.log_from"
             " WHERE r.code = ? ORDER BY a.id", (code,))
         return [json.loads(row["entry"]) for row in rows]

@@ -1,5 +1,6 @@
 """The account tables (migration 4): logins with their password hashes, sessions, the privacy flag,
-and the deletion that anonymises a player. Runs on the store's thread connection (server.store, server.dbthread)."""
+and the deletion that anonymises a player. On the store's aiosqlite connection, each transaction alone on
+it (server.store ``transaction``)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import sqlite3
 import time
 
 from server.accounts import DELETED_NAME, new_session_id
-from server.store_sql import guarded_write, token_hash, transaction
+from server.store_sql import guarded_write, one, run, token_hash
 
 MAX_SESSIONS = 20  # sessions kept per player (docs/protocol.md "Limits and quotas")
 
@@ -19,26 +20,20 @@ class AccountStore:
     def check_writable(self) -> None:  # for guarded_write
         self.store.check_writable()
 
-    async def _in_thread(self, fn, *args):
-        return await self.store._in_thread(fn, *args)
-
     @guarded_write
     async def add_session(self, player_id: str, token: str, user_agent: str | None, address: str | None) -> str:
         """A new session; past MAX_SESSIONS the ones least recently seen are revoked."""
-        return await self._in_thread(self._add_session_sync, player_id, token, user_agent, address)
-
-    def _add_session_sync(self, player_id: str, token: str, user_agent: str | None, address: str | None) -> str:
-        con, sid, now = self.store.db.con, new_session_id(), time.time()
-        with transaction(con):
-            con.execute("INSERT INTO sessions (token_hash, id, player_id, created_at, last_seen, user_agent, address)"
-                        " VALUES (?, ?, ?, ?, ?, ?, ?)", (token_hash(token), sid, player_id, now, now, user_agent, address))
-            con.execute("DELETE FROM sessions WHERE player_id = ? AND id NOT IN (SELECT id FROM sessions"
-                        " WHERE player_id = ? ORDER BY last_seen DESC, created_at DESC LIMIT ?)",
-                        (player_id, player_id, MAX_SESSIONS))
+        sid, now = new_session_id(), time.time()
+        async with self.store.transaction() as db:
+            await run(db, "INSERT INTO sessions (token_hash, id, player_id, created_at, last_seen, user_agent, address)"
+                      " VALUES (?, ?, ?, ?, ?, ?, ?)", (token_hash(token), sid, player_id, now, now, user_agent, address))
+            await run(db, "DELETE FROM sessions WHERE player_id = ? AND id NOT IN (SELECT id FROM sessions"
+                      " WHERE player_id = ? ORDER BY last_seen DESC, created_at DESC LIMIT ?)",
+                      (player_id, player_id, MAX_SESSIONS))
         return sid
 
     async def sessions(self, player_id: str) -> list[dict]:
-        rows = await self.store.db.execute_fetchall(
+        rows = await self.store.fetchall(
             "SELECT id, created_at, last_seen, user_agent, address FROM sessions WHERE player_id = ?"
             " ORDER BY created_at", (player_id,))
         return [{"session": r["id"], "created": r["created_at"], "last_seen": r["last_seen"],
@@ -46,7 +41,7 @@ class AccountStore:
 
     @guarded_write
     async def revoke(self, player_id: str, session: str) -> bool:
-        return await self.store.db.execute("DELETE FROM sessions WHERE player_id = ? AND id = ?",
+        return await self.store.execute("DELETE FROM sessions WHERE player_id = ? AND id = ?",
                                            (player_id, session)) > 0
 
     async def account(self, player_id: str):
@@ -69,19 +64,15 @@ class AccountStore:
     @guarded_write
     async def claim(self, player_id: str, login: str, password_hash: str) -> str | None:
         """Give a guest a login and a password; None, or what is wrong ("taken", "claimed")."""
-        return await self._in_thread(self._claim_sync, player_id, login, password_hash)
-
-    def _claim_sync(self, player_id: str, login: str, password_hash: str) -> str | None:
-        con = self.store.db.con
-        with transaction(con):
-            if con.execute("SELECT 1 FROM logins WHERE player_id = ?", (player_id,)).fetchone():
+        async with self.store.transaction() as db:
+            if await one(db, "SELECT 1 FROM logins WHERE player_id = ?", (player_id,)):
                 return "claimed"
-            if con.execute("SELECT 1 FROM logins WHERE login = ?", (login,)).fetchone():
+            if await one(db, "SELECT 1 FROM logins WHERE login = ?", (login,)):
                 return "taken"
             now = time.time()
             try:
-                con.execute("INSERT INTO logins (player_id, login, password, created_at, changed_at)"
-                            " VALUES (?, ?, ?, ?, ?)", (player_id, login, password_hash, now, now))
+                await run(db, "INSERT INTO logins (player_id, login, password, created_at, changed_at)"
+                          " VALUES (?, ?, ?, ?, ?)", (player_id, login, password_hash, now, now))
             except sqlite3.IntegrityError:  # pragma: no cover - checked just above, in the same transaction
                 return "taken"
         return None
@@ -90,32 +81,23 @@ class AccountStore:
     async def set_password(self, player_id: str, password_hash: str, keep_session: str | None) -> int:
         """A new password hash; every session but ``keep_session`` is revoked (how many: returned).
         ``keep_session`` None keeps them all (a rehash with new parameters, not a change)."""
-        return await self._in_thread(self._set_password_sync, player_id, password_hash, keep_session)
-
-    def _set_password_sync(self, player_id: str, password_hash: str, keep_session: str | None) -> int:
-        con = self.store.db.con
-        with transaction(con):
-            con.execute("UPDATE logins SET password = ?, changed_at = ? WHERE player_id = ?",
-                        (password_hash, time.time(), player_id))
+        async with self.store.transaction() as db:
+            await run(db, "UPDATE logins SET password = ?, changed_at = ? WHERE player_id = ?",
+                      (password_hash, time.time(), player_id))
             if keep_session is None:
                 return 0
-            return con.execute("DELETE FROM sessions WHERE player_id = ? AND id != ?",
-                               (player_id, keep_session)).rowcount
+            return await run(db, "DELETE FROM sessions WHERE player_id = ? AND id != ?", (player_id, keep_session))
 
     @guarded_write
     async def set_hide_history(self, player_id: str, hide: bool) -> None:
-        await self.store.db.execute("UPDATE players SET hide_history = ? WHERE id = ?", (int(hide), player_id))
+        await self.store.execute("UPDATE players SET hide_history = ? WHERE id = ?", (int(hide), player_id))
 
     @guarded_write
     async def delete(self, player_id: str) -> None:
         """Anonymise: the name becomes DELETED_NAME, the login, password and every session go. The
         row and its id stay, so matches, replays and tournament standings that name it still load."""
-        await self._in_thread(self._delete_sync, player_id)
-
-    def _delete_sync(self, player_id: str) -> None:
-        con = self.store.db.con
-        with transaction(con):
-            con.execute("DELETE FROM sessions WHERE player_id = ?", (player_id,))
-            con.execute("DELETE FROM logins WHERE player_id = ?", (player_id,))
-            con.execute("UPDATE players SET name = ?, deleted_at = ?, hide_history = 1, token_hash = ?"
+        async with self.store.transaction() as db:
+            await run(db, "DELETE FROM sessions WHERE player_id = ?", (player_id,))
+            await run(db, "DELETE FROM logins WHERE player_id = ?", (player_id,))
+            await run(db, "UPDATE players SET name = ?, deleted_at = ?, hide_history = 1, token_hash = ?"
                         " WHERE id = ?", (DELETED_NAME, time.time(), "deleted:" + player_id, player_id))

@@ -1,4 +1,5 @@
-"""What the store (server.store) runs on: row encoding, the SQL of one transaction, storage faults."""
+"""What the store (server.store) runs on: row encoding, the SQL of one transaction, storage faults, and
+the few calls made on its aiosqlite connection (public API only: ``execute``, ``execute_fetchall``)."""
 
 from __future__ import annotations
 
@@ -47,7 +48,7 @@ def storage_fault(e: BaseException) -> bool:
 
 
 def guarded_write(fn):
-    """A write on the store's thread connection (server.dbthread): refused while writes are held back, and a failure of the
+    """A write on the store's aiosqlite connection: refused while writes are held back, and a failure of the
     storage's (disk full...) is a StorageError, which the client hears as server/storage."""
     @functools.wraps(fn)
     async def write(self, *args, **kw):
@@ -74,6 +75,25 @@ def transaction(con: sqlite3.Connection):
     except BaseException:
         rollback_sync(con)
         raise
+
+
+async def run(db, sql: str, args=()) -> int:
+    """One statement on an aiosqlite connection; the number of rows it changed. Its cursor is closed
+    at once: one left open would keep a read transaction open and make a later COMMIT fail."""
+    async with db.execute(sql, args) as cur:
+        return cur.rowcount
+
+
+async def insert(db, sql: str, args=()) -> int:
+    """One INSERT on an aiosqlite connection; the new row's id."""
+    async with db.execute(sql, args) as cur:
+        return cur.lastrowid
+
+
+async def one(db, sql: str, args=()):
+    """The first row of a query on an aiosqlite connection, or None (every row is read, in one call)."""
+    rows = await db.execute_fetchall(sql, args)
+    return rows[0] if rows else None
 
 
 _ROWS_PER_INSERT = 64

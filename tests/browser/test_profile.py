@@ -42,11 +42,12 @@ def test_a_quick_match_changes_the_rating_and_the_profile_shows_charts_and_leade
     assert rating["matches"] == 1 and rating["rating"] != 0.0  # a new player's rating is 0
 
     # Fans as if the player had won twice (托管 rarely wins): the bar chart draws one bar a fan.
-    def add_fans(con):
-        con.executemany("INSERT INTO player_fans VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET count = count + 1",
-                        [(player, "平和", "All Chows", 2), (player, "自摸", "Self-Drawn", 1)])
+    async def add_fans():
+        async with server.app.store.transaction() as db:
+            await db.executemany("INSERT INTO player_fans VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET count = count + 1",
+                                 [(player, "平和", "All Chows", 2), (player, "自摸", "Self-Drawn", 1)])
 
-    server.call(server.app.store._in_thread(add_fans, server.app.store.db.con))
+    server.call(add_fans())
     profile = api(server, f"/api/players/{player}")
     page.goto(f"{server.url}#player={player}")
     expect(page.locator("[data-testid=profile]")).to_be_visible(timeout=TIMEOUT)

@@ -13,7 +13,7 @@ from rooms.config import RoomConfig
 from rooms.errors import RoomError
 from server import ratings as R
 from server.profiles import PER_PAGE
-from server.store_ratings import count_match_sync
+from server.store_ratings import count_match
 from tests.server.client import play
 from tests.server.conftest import FAST
 
@@ -108,8 +108,8 @@ async def test_a_quick_match_rates_the_player_and_fills_history_and_statistics(s
     assert status == 200 and board["entries"][0]["player"] == a.player
     assert board["you"] == {"rank": 1, "player": a.player, "rating": rating["rating"], "matches": 1}
     # Taken in once: doing it again changes nothing.
-    con = server.app.store.db.con
-    assert not await server.app.store._in_thread(count_match_sync, con, reveal["id"], "guobiao", True, None)
+    async with server.app.store.transaction() as db:
+        assert not await count_match(db, reveal["id"], "guobiao", True, None)
 
 
 @pytest.mark.parametrize("ranked", [False, True])
@@ -137,19 +137,12 @@ async def test_a_hidden_history_shows_no_statistics(server):
 
 async def test_leaderboard_is_ordered_and_paged_and_own_position_is_found(server):
     store = server.app.store
-    con = store.db.con
-
-    def seed():
-        import time
-
-        from server.store_sql import transaction
-        with transaction(con):
-            for i in range(130):
-                pid = f"p{i:04d}"
-                con.execute("INSERT INTO players (id, token_hash, name, created_at, last_seen) VALUES (?, ?, ?, 0, 0)",
-                            (pid, "unused:" + pid, f"P{i}"))
-                con.execute("INSERT INTO ratings VALUES (?, 'guobiao', ?, 1, ?, 1, ?)", (pid, i, i - 3, time.time()))
-    await store._in_thread(seed)
+    import time
+    async with store.transaction() as db:
+        await db.executemany("INSERT INTO players (id, token_hash, name, created_at, last_seen) VALUES (?, ?, ?, 0, 0)",
+                             [(f"p{i:04d}", f"unused:p{i:04d}", f"P{i}") for i in range(130)])
+        await db.executemany("INSERT INTO ratings VALUES (?, 'guobiao', ?, 1, ?, 1, ?)",
+                             [(f"p{i:04d}", i, i - 3, time.time()) for i in range(130)])
     status, b0 = await server.app.api("/api/leaderboard/guobiao", query="player=p0003")
     assert status == 200 and b0["total"] == 100 and len(b0["entries"]) == PER_PAGE
     assert [e["player"] for e in b0["entries"][:2]] == ["p0129", "p0128"] and b0["entries"][0]["rank"] == 1
@@ -172,12 +165,10 @@ async def test_a_finished_match_not_taken_in_is_counted_at_the_next_start(tmp_pa
         await play(a, random.Random(9), lambda m: m.get("t") == "match_result", timeout=60)
         await s.app.ratings.settle()
 
-        def forget(con):  # as if the update had never run
+        async with s.app.store.transaction() as db:  # as if the update had never run
             for table in ("ratings", "player_matches", "player_stats", "player_fans"):
-                con.execute(f"DELETE FROM {table}")
-            con.execute("UPDATE matches SET counted_at = NULL")
-
-        await s.app.store._in_thread(forget, s.app.store.db.con)
+                await db.execute_fetchall(f"DELETE FROM {table}")
+            await db.execute_fetchall("UPDATE matches SET counted_at = NULL")
         player = a.player
     finally:
         await stop(s)
@@ -225,7 +216,7 @@ async def test_a_long_history_is_numbered_by_the_migration_and_its_curve_is_thin
     import sqlite3
 
     from server import store as S
-    from server.store_ratings import CURVE_POINTS, profile_sync
+    from server.store_ratings import CURVE_POINTS, profile
 
     path = tmp_path / "old.db"
     raw = sqlite3.connect(path, isolation_level=None)
@@ -244,11 +235,10 @@ async def test_a_long_history_is_numbered_by_the_migration_and_its_curve_is_thin
     raw.close()
     store = await S.Store.open(path)
     try:
-        con = store.db.con
-        numbered = await store._in_thread(lambda: con.execute(
-            "SELECT rated_n FROM player_matches ORDER BY finished_at").fetchall())
+        numbered = await store.fetchall("SELECT rated_n FROM player_matches ORDER BY finished_at")
         assert [r[0] for r in numbered] == list(range(1, 8)) + [None] + list(range(8, 451))
-        p = await store._in_thread(profile_sync, con, "p1", 0, 20)
+        async with store.connection() as db:
+            p = await profile(db, "p1", 0, 20)
         curve = p["curves"]["guobiao"]
         assert len(curve) <= CURVE_POINTS + 1 and curve[-1][1] == 450.0
         assert [x for _, x in curve[:3]] == [2.0, 5.0, 9.0]  # rated matches 3, 6, 9 (the 8th match was unrated)
