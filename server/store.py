@@ -26,8 +26,8 @@ from pathlib import Path
 import aiosqlite
 
 from server.accounts import new_session_id
-from server.store_sql import (STORAGE, StorageError, dumps, effect_sync, file_id, guarded_write, insert, insert_rows,
-                              one, rollback_sync, run, storage_fault, token_hash, transaction)
+from server.store_sql import (STORAGE, StorageError, append_tournament, dumps, effect_sync, file_id, guarded_write,
+                              insert, insert_rows, one, rollback_sync, run, storage_fault, token_hash, transaction)
 
 __all__ = ["STORAGE", "Store", "StorageError", "dumps", "token_hash"]
 
@@ -548,7 +548,7 @@ class Store:
         async with self.transaction() as db:
             tid = await insert(db, "INSERT INTO tournaments (code, created_by, created_at) VALUES (?, ?, ?)",
                                (code, created_by, time.time()))
-            await self._append_tournament(db, tid, 0, entries, [])
+            await append_tournament(db, tid, 0, entries, [])
         return tid
 
     @guarded_write
@@ -557,15 +557,7 @@ class Store:
         """Append entries ``start, start+1, ...`` (the primary key refuses gaps and repeats) and record
         new (table key, room code) pairs, in one transaction."""
         async with self.transaction() as db:
-            await self._append_tournament(db, tid, start, entries, list(tables))
-
-    @staticmethod
-    async def _append_tournament(db: aiosqlite.Connection, tid: int, start: int, entries: list, tables: list) -> None:
-        now = time.time()
-        await db.executemany("INSERT INTO tournament_log (tournament_id, n, entry, at) VALUES (?, ?, ?, ?)",
-                             [(tid, start + i, dumps(e), now) for i, e in enumerate(entries)])
-        await db.executemany("INSERT INTO tournament_tables (tournament_id, table_key, room) VALUES (?, ?, ?)",
-                             [(tid, key, room) for key, room in tables])
+            await append_tournament(db, tid, start, entries, list(tables))
 
     async def open_tournaments(self) -> list[dict]:
         """Every tournament not closed, with its log and its tables' rooms, for recovery."""

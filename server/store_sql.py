@@ -8,6 +8,7 @@ import hashlib
 import json
 import os
 import sqlite3
+import time
 from contextlib import contextmanager
 
 import orjson
@@ -140,3 +141,13 @@ def effect_sync(con: sqlite3.Connection, room_id: int, e: dict, now: float) -> N
                     (now, room_id, e["number"]))
     else:  # pragma: no cover - a bug in the caller
         raise ValueError(f"unknown effect {kind!r}")
+
+
+async def append_tournament(db, tid: int, start: int, entries: list, tables: list) -> None:
+    """A tournament's log entries ``start, start+1, ...`` and new (table key, room code) pairs, inside
+    the caller's transaction on the store's aiosqlite connection."""
+    now = time.time()
+    await db.executemany("INSERT INTO tournament_log (tournament_id, n, entry, at) VALUES (?, ?, ?, ?)",
+                         [(tid, start + i, dumps(e), now) for i, e in enumerate(entries)])
+    await db.executemany("INSERT INTO tournament_tables (tournament_id, table_key, room) VALUES (?, ?, ?)",
+                         [(tid, key, room) for key, room in tables])
