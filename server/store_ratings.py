@@ -54,36 +54,39 @@ async def count_match(db: aiosqlite.Connection, match_id: int, room_type: str, r
             " mu = excluded.mu, sigma = excluded.sigma, score = excluded.score,"
             " matches = matches + 1, updated_at = excluded.updated_at",
             [(pid, room_type, mu, sigma, R.score_of(mu, sigma), now) for pid, (mu, sigma) in new.items()])
+    # One statement per table (each statement is a trip to the connection's thread and back).
+    played = []
     for s in seats:
         if s.player is None:
             continue
         rating = R.score_of(*new[s.player]) if s.player in new else None
         n = rated_n.get(s.player, 1) if rating is not None else None  # the player's rated match number
-        await run(db, "INSERT OR IGNORE INTO player_matches (player_id, match_id, room_type, place, points,"
-                  " abandoned, rating, finished_at, rated_n) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                  (s.player, match_id, room_type, s.place, s.points, int(s.abandoned), rating, finished, n))
+        played.append((s.player, match_id, room_type, s.place, s.points, int(s.abandoned), rating, finished, n))
+    await db.executemany("INSERT OR IGNORE INTO player_matches (player_id, match_id, room_type, place, points,"
+                         " abandoned, rating, finished_at, rated_n) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", played)
     await _add_totals(db, seats, humans, R.hand_stats(record))
     return True
 
 
 async def _add_totals(db: aiosqlite.Connection, seats: list, humans: list, hands: dict) -> None:
     """Add a match's places and hands to its humans' running totals and fan counts."""
+    totals, fans = [], []
     for pid in set(humans) | hands.keys():
         h = hands.get(pid) or R.HandStats()
         seat = next((s for s in seats if s.player == pid), None)
-        await run(
-            db, "INSERT INTO player_stats (player_id, matches, place_sum, hands, wins, self_drawn, deal_ins, win_fan)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (player_id) DO UPDATE SET"
-            " matches = matches + excluded.matches, place_sum = place_sum + excluded.place_sum,"
-            " hands = hands + excluded.hands, wins = wins + excluded.wins,"
-            " self_drawn = self_drawn + excluded.self_drawn, deal_ins = deal_ins + excluded.deal_ins,"
-            " win_fan = win_fan + excluded.win_fan",
-            (pid, int(seat is not None), seat.place if seat else 0, h.hands, h.wins, h.self_drawn,
-             h.deal_ins, h.win_fan))
-        await db.executemany(
-            "INSERT INTO player_fans (player_id, fan, name_en, count) VALUES (?, ?, ?, ?)"
-            " ON CONFLICT (player_id, fan) DO UPDATE SET count = count + excluded.count",
-            [(pid, name, name_en, n) for (name, name_en), n in h.fans.items()])
+        totals.append((pid, int(seat is not None), seat.place if seat else 0, h.hands, h.wins, h.self_drawn,
+                       h.deal_ins, h.win_fan))
+        fans += [(pid, name, name_en, n) for (name, name_en), n in h.fans.items()]
+    await db.executemany(
+        "INSERT INTO player_stats (player_id, matches, place_sum, hands, wins, self_drawn, deal_ins, win_fan)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (player_id) DO UPDATE SET"
+        " matches = matches + excluded.matches, place_sum = place_sum + excluded.place_sum,"
+        " hands = hands + excluded.hands, wins = wins + excluded.wins,"
+        " self_drawn = self_drawn + excluded.self_drawn, deal_ins = deal_ins + excluded.deal_ins,"
+        " win_fan = win_fan + excluded.win_fan", totals)
+    await db.executemany(
+        "INSERT INTO player_fans (player_id, fan, name_en, count) VALUES (?, ?, ?, ?)"
+        " ON CONFLICT (player_id, fan) DO UPDATE SET count = count + excluded.count", fans)
 
 
 async def uncounted(db: aiosqlite.Connection, limit: int) -> list[tuple[int, str]]:
