@@ -206,33 +206,11 @@ class _Facts:
         melded = kongs = 0
         in_melds = 0  # copies of the winning tile in the melds
         if hand.melds:
-            groups = []
-            copies: dict[int, int] = {}  # of each tile in the melds
-            for m in hand.melds:
-                tile = m.tile
-                kind = _MELD_KIND.get(m.kind, PUNG)
-                groups.append((tile, kind, not m.concealed))
-                w, t = _features(7 << tile if kind == CHOW else 1 << tile)
-                within &= w
-                touches |= t
-                if kind == CHOW:
-                    in_melds += tile <= win <= tile + 2
-                    for x in (tile, tile + 1, tile + 2):
-                        copies[x] = copies.get(x, 0) + 1
-                else:
-                    n = 4 if kind == KONG else 3
-                    if tile == win:
-                        in_melds += n
-                    copies[tile] = copies.get(tile, 0) + n
-                    kongs += kind == KONG
-                melded += not m.concealed
-            for tile, n in copies.items():  # with the standing copies
-                part = _PART[tile]
-                n += parts[part].key[tile - 9 * part]
-                if n > 4:
-                    raise _Unusual
-                fours += n == 4
-            self.melds = tuple(groups)
+            groups, w, t, in_melds, melded, kongs, more_fours = _meld_facts(hand.melds, parts, win)
+            within &= w
+            touches |= t
+            fours += more_fours
+            self.melds = groups
             self.nine_gates = False
         else:
             self.melds = ()
@@ -279,6 +257,40 @@ class _Facts:
         return self._unique_wait
 
 
+def _meld_facts(melds, parts, win: int) -> tuple:
+    """What the melds add to a hand's facts: (groups, within and touches masks, copies of the winning
+    tile in them, melded count, kongs, tiles now used four times). Raises ``_Unusual`` on a fifth copy."""
+    groups = []
+    copies: dict[int, int] = {}  # of each tile in the melds
+    within, touches = -1, 0
+    in_melds = melded = kongs = fours = 0
+    for m in melds:
+        tile = m.tile
+        kind = _MELD_KIND.get(m.kind, PUNG)
+        groups.append((tile, kind, not m.concealed))
+        w, t = _features(7 << tile if kind == CHOW else 1 << tile)
+        within &= w
+        touches |= t
+        if kind == CHOW:
+            in_melds += tile <= win <= tile + 2
+            for x in (tile, tile + 1, tile + 2):
+                copies[x] = copies.get(x, 0) + 1
+        else:
+            n = 4 if kind == KONG else 3
+            if tile == win:
+                in_melds += n
+            copies[tile] = copies.get(tile, 0) + n
+            kongs += kind == KONG
+        melded += not m.concealed
+    for tile, n in copies.items():  # with the standing copies
+        part = _PART[tile]
+        n += parts[part].key[tile - 9 * part]
+        if n > 4:
+            raise _Unusual
+        fours += n == 4
+    return tuple(groups), within, touches, in_melds, melded, kongs, fours
+
+
 def _set_fans(found: dict, body: tuple, facts: _Facts) -> tuple:
     """Fans of the sets (``body``: the groups but the pair) of a regular or 组合龙 reading:
     combinations, single pungs, kongs. Returns, read on the same pass, the kinds of its sets
@@ -320,18 +332,10 @@ def _set_fans(found: dict, body: tuple, facts: _Facts) -> tuple:
     # can be read as part of a concealed chow.
     if win_pung and edge is None and closed is None and not facts.self_drawn:
         concealed_pungs -= 1
-    for sets, combine in ((chows, combine_chows), (pungs, combine_pungs)):
-        if len(sets) < 2:
-            continue
-        if facts.melds:
-            sets.sort()  # by tile: melds come first, unsorted (the concealed sets are sorted)
-        tiles, index = zip(*sets)
-        for fan, positions in combine(tiles):
-            occ = tuple(map(index.__getitem__, positions))
-            if fan in found:
-                found[fan].append(occ)
-            else:
-                found[fan] = [occ]
+    if len(chows) > 1:
+        _combinations(found, chows, combine_chows, facts.melds)
+    if len(pungs) > 1:
+        _combinations(found, pungs, combine_pungs, facts.melds)
     if kongs:
         for fan in _KONG_FANS[len(melded_kongs)][len(concealed_kongs)]:
             found[fan] = [tuple(melded_kongs if fan in _MELDED_ONLY else
@@ -341,6 +345,19 @@ def _set_fans(found: dict, body: tuple, facts: _Facts) -> tuple:
         for fan in _CONCEALED_PUNG_FANS[concealed_pungs]:
             found[fan] = [occ]
     return NO_PUNGS if not pungs else NO_CHOWS if not chows else ANY_SETS, edge, closed
+
+def _combinations(found: dict, sets: list, combine, melds) -> None:
+    """The fans of two or more chows (or pungs) together, by the positions of the sets they use."""
+    if melds:
+        sets.sort()  # by tile: melds come first, unsorted (the concealed sets are sorted)
+    tiles, index = zip(*sets)
+    for fan, positions in combine(tiles):
+        occ = tuple(map(index.__getitem__, positions))
+        if fan in found:
+            found[fan].append(occ)
+        else:
+            found[fan] = [occ]
+
 
 
 def _wait_fan(edge, closed, pair_at: int, pair: int, win: int):

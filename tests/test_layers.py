@@ -52,10 +52,7 @@ MAX_FUNCTION_LINES = 60
 # Over the limits today, each allowed no more than its present size (it may shrink, never grow).
 # A new file or function over a limit fails; split it instead.
 KNOWN_LONG_FILES = {"rooms/room.py": 683}
-KNOWN_LONG_FUNCTIONS = {
-    "game/scoring.py:_set_fans": 62,
-    "game/scoring.py:_Facts.__init__": 62,
-}
+KNOWN_LONG_FUNCTIONS: dict[str, int] = {}
 
 
 def long_functions(path: Path):
