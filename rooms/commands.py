@@ -18,7 +18,7 @@ from rooms.invite import normalize
 
 
 def _host_only(room, pid: str) -> None:
-    room._member(pid)
+    room.member(pid)
     if pid != room.host:
         raise RoomError(E.NOT_HOST, "only the host may do that")
 
@@ -99,7 +99,7 @@ def watch(room, pid, cmd, now):
 
 
 def sit(room, pid, cmd, now):
-    room._member(pid)
+    room.member(pid)
     _table_only_seat(room, "sit")
     _lobby_only(room, "sit")
     if "seat" not in cmd:
@@ -108,7 +108,7 @@ def sit(room, pid, cmd, now):
 
 
 def ready(room, pid, cmd, now):
-    m = room._member(pid)
+    m = room.member(pid)
     if room.table:
         raise RoomError(TABLE, "a tournament table starts when the tournament starts it")
     _lobby_only(room, "ready")
@@ -121,7 +121,7 @@ def ready(room, pid, cmd, now):
 
 
 def rematch(room, pid, cmd, now):
-    room._member(pid)
+    room.member(pid)
     if room.table:
         raise RoomError(TABLE, "a tournament table plays one match")
     _lobby_only(room, "rematch")
@@ -131,7 +131,7 @@ def rematch(room, pid, cmd, now):
 
 
 def start(room, pid, cmd, now):
-    room._member(pid)
+    room.member(pid)
     if room.table:
         raise RoomError(TABLE, "a tournament table starts when the tournament starts it")
     _host_only(room, pid)
@@ -142,7 +142,7 @@ def start(room, pid, cmd, now):
 
 
 def add_bot(room, pid, cmd, now):
-    room._member(pid)
+    room.member(pid)
     _table_only_seat(room, "add a bot")
     _host_only(room, pid)
     _lobby_only(room, "add a bot")
@@ -151,13 +151,13 @@ def add_bot(room, pid, cmd, now):
     level = cmd.get("level", "fan")
     if level not in BOT_LEVELS:
         raise RoomError(E.BAD_COMMAND, f"level must be one of {BOT_LEVELS}, got {level!r}")
-    if level not in room._policies and room._bot(level) is None:
+    if not room.bot_level_available(level):
         raise RoomError(E.BOTS_DISABLED, f"no {level} bot on this server")
     return {"k": "add_bot", "seat": _seat_arg(room, cmd), "level": level}
 
 
 def remove_bot(room, pid, cmd, now):
-    room._member(pid)
+    room.member(pid)
     _table_only_seat(room, "remove a bot")
     _host_only(room, pid)
     _lobby_only(room, "remove a bot")
@@ -168,7 +168,7 @@ def remove_bot(room, pid, cmd, now):
 
 
 def kick(room, pid, cmd, now):
-    room._member(pid)
+    room.member(pid)
     _table_only_seat(room, "kick")
     if room.quick:
         raise RoomError(E.QUICK, "nobody may kick in a quick-match room")
@@ -180,12 +180,12 @@ def kick(room, pid, cmd, now):
 
 
 def leave(room, pid, cmd, now):
-    room._member(pid)
+    room.member(pid)
     return {"k": "leave", "player": pid}
 
 
 def host(room, pid, cmd, now):
-    room._member(pid)
+    room.member(pid)
     if room.table:
         raise RoomError(TABLE, "a tournament table has no host")
     _host_only(room, pid)
@@ -196,7 +196,7 @@ def host(room, pid, cmd, now):
 
 
 def _seated_in_match(room, pid) -> int:
-    m = room._member(pid)
+    m = room.member(pid)
     if room.phase != PLAYING:
         raise RoomError(E.NO_MATCH, "no match is being played")
     if m.seat is None:
@@ -213,7 +213,7 @@ def auto(room, pid, cmd, now):
 
 
 def hint(room, pid, cmd, now):
-    room._member(pid)
+    room.member(pid)
     on = cmd.get("on")
     if type(on) is not bool:
         raise RoomError(E.BAD_COMMAND, f"on must be a bool, got {on!r}")
@@ -236,7 +236,7 @@ def act(room, pid, cmd, now):
     if action not in legal:
         raise RoomError(ILLEGAL, f"{action_dict(action)} is not legal now")
     wire = action_dict(action)  # it carries seq (checked above)
-    room._parsed = (wire, action)
+    room.keep_parsed(wire, action)
     return {"k": "act", "player": p, "action": wire, "by": "player"}
 
 

@@ -6,7 +6,7 @@ record of the hints already sent.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Callable, NamedTuple
 
 from game import match as gm
 from game.actions import wire_list
@@ -36,7 +36,7 @@ def _shared(events: list) -> list:
 
 class RoomMessages:
     def snapshot(self, player_id: str) -> dict:
-        m = self._member(player_id)
+        m = self.member(player_id)
         seat = m.seat
         game = None
         if self.phase == PLAYING:
@@ -97,12 +97,20 @@ class RoomMessages:
         return d
 
     def _recipients(self):
+        if self._quiet:
+            return []  # replaying (Room.replay): nobody is sent anything
         return [m for m in self.members.values() if m.connected]
+
+    def _notice(self, pid: str, build: Callable[[], dict]) -> list[Outbound]:
+        """A message to one member, built only when the room is not replaying."""
+        return [] if self._quiet else [Outbound(pid, build())]
 
     def _broadcast(self, d: dict) -> list[Outbound]:
         return [Outbound(m.id, self._msg(dict(d))) for m in self._recipients()]
 
     def _room_msgs(self) -> list[Outbound]:
+        if self._quiet:
+            return []
         return self._broadcast({"t": "room", "room": self.info(True)})
 
     def _game_msg(self, events: list, player: int | None, clock: dict | None = None,

@@ -13,35 +13,24 @@ members are sent is built in rooms/messages.py.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 from dataclasses import dataclass
 from typing import Callable, Mapping
 
 from game import match as gm
-from game.actions import (
-    CONTINUE,
-    NoWin,
-    StopWin,
-    TimeUp,
-    from_dict,
-    to_dict as action_dict,
-    with_seq,
-)
+from game.actions import NoWin, StopWin, TimeUp, from_dict, with_seq
 from game.rules import Rules
 from game.state import CLAIM as HAND_CLAIM
-from game.state import auto_action
-from rooms import bot, bot_random, clock, commands, errors as E
+from rooms import clock, commands, errors as E
+from rooms.auto import AUTO, AUTO_PER_CALL, RoomTimers, load_bot  # noqa: F401 (AUTO_PER_CALL, load_bot: API)
 from rooms.config import LOBBY, PLAYING, RoomConfig
 from rooms.errors import NOT_TABLE, RoomError
 from rooms.invite import normalize
 from rooms.messages import Outbound, RoomMessages
 from rooms.records import foul_offence, hand_record, match_record, match_summary, void_hand_record
 
-AUTO = "auto"  # the 托管 policy as a seat occupant: a seat left during a match when bots are off
 # Game events the room never forwards: a claim answer is acknowledged by the room's own message.
 _DROPPED = frozenset(("response",))
-AUTO_PER_CALL = 4  # automatic entries per call; more wait for the next tick (zero timers never hold the caller)
 
 
 @dataclass(slots=True)
@@ -73,15 +62,7 @@ def _check_keys(invite: str, secret: bytes) -> None:
         raise ValueError("secret: at least 16 random bytes from the server")
 
 
-def load_bot(level: str, rules: Rules | None = None) -> Callable[[dict], object]:
-    """The ``choose(view)`` of a bot level. The fan bot is told the room's rules: the view does not
-    carry them."""
-    if level == "fan" and rules is not None:
-        return functools.partial(bot.choose, min_fan=rules.min_fan, check_wins=rules.false_win_penalty)
-    return {"fan": bot.choose, "random": bot_random.choose}[level]  # rooms.config.BOT_LEVELS
-
-
-class Room(RoomMessages):
+class Room(RoomTimers, RoomMessages):
     # ------------------------------------------------------------------------------------------
     # Creation, replay
 
@@ -132,12 +113,14 @@ class Room(RoomMessages):
     def replay(cls, log: list[dict], bot_policies: Mapping[str, Callable] | None = None) -> Room:
         """The room that ``log`` (from its ``create`` entry on) describes. Derived entries are skipped."""
         room = cls(bot_policies)
+        room._quiet = True  # the entries were sent when they were committed: nothing is built for them again
         for entry in log:
             if entry.get("derived"):
                 continue
             room._apply(entry, entry["now"])
             room.rseq = entry["rseq"]
             room.last_now = entry["now"]
+        room._quiet = False
         room._log = []  # already persisted
         return room
 
@@ -150,15 +133,48 @@ class Room(RoomMessages):
         return room
 
     def __init__(self, bot_policies: Mapping[str, Callable] | None = None):
+        """An empty room: every attribute is here; the ``create`` entry (``_apply_create``) fills them."""
         self._policies = dict(bot_policies or {})
         self._bots: dict[str, Callable] = {}  # level -> choose, built with the room's rules
         self._hint_sent: dict[str, object] = {}  # player -> the hint last sent (sent again only when it changes)
         self._hint_memo: dict[int, tuple] = {}  # seat -> (inputs, hint) of the last _seat_hint
         self._log: list[dict] = []
         self.rseq = 0
-        self.last_now = float("-inf")
+        self.last_now = self.last_activity = float("-inf")
         self._settled: list | None = None  # the pending timers as _run last left them (None: changed since)
         self._parsed: tuple | None = None  # (an act entry's action dict, the action): parsed once
+        self._quiet = False  # replaying: applying builds no messages (rooms.messages)
+        # Set by the create entry:
+        self.id = self.invite = ""
+        self.config: RoomConfig = None  # type: ignore[assignment]
+        self.rules: Rules = None  # type: ignore[assignment]
+        self.host: str | None = None
+        self.secret = b""
+        self.created = float("-inf")
+        self.quick = self.table = False  # quick match: nobody has power over the others' seats
+        self.table_players: list[str | None] = []
+        self.seats: list[Seat | None] = [None] * 4
+        self.members: dict[str, Member] = {}
+        self.banned: set[str] = set()
+        self._order = self._bot_names = 0
+        self.phase = LOBBY
+        self.match: gm.MatchState | None = None
+        self.match_no = 0
+        self.actions: list = []  # (player, action) stepped in this match, for game.match.replay
+        self.turn_started = self.between_started = float("-inf")
+        self.turn_first = False
+        self.banks = [0.0] * 4
+        self.auto: list[str | None] = [None] * 4  # why the seat is in 托管, or None
+        self.hands: list[dict] = []
+        self.finished: list[dict] = []
+        self.stand_in = [False] * 4  # the seat is played by an unranked bot that cannot win (tables)
+        self.replaced: list[str | None] = [None] * 4  # the player a stand-in replaced
+        self.hand_offences: dict = {}  # (player, kind) -> count in the hand in play (R98 escalation)
+
+    def keep_parsed(self, wire: dict, action) -> None:
+        """The action that rooms.commands parsed from ``wire`` (the entry's action), so that applying
+        the entry does not parse it again."""
+        self._parsed = (wire, action)
 
     # ------------------------------------------------------------------------------------------
     # The calls
@@ -185,9 +201,10 @@ class Room(RoomMessages):
 
     def connect(self, player_id: str, now: float) -> list[Outbound]:
         now = max(now, self.last_now)
-        m = self._member(player_id)
+        m = self.member(player_id)
         m.connected = True
         self._settled = None
+        self._hint_sent.pop(player_id, None)  # the snapshot sent on connecting carries the hint
         out: list[Outbound] = []
         if m.seat is not None and self.auto[m.seat] == "disconnected":
             out += self._commit({"k": "auto", "player": m.seat, "on": False, "why": "returned"}, now)
@@ -195,7 +212,7 @@ class Room(RoomMessages):
 
     def disconnect(self, player_id: str, now: float) -> list[Outbound]:
         now = max(now, self.last_now)
-        m = self._member(player_id)
+        m = self.member(player_id)
         m.connected, m.since = False, now
         self._settled = None
         return self._room_msgs() + self._run(now)
@@ -257,28 +274,11 @@ class Room(RoomMessages):
         self.rules = self.config.rules()
         self.host, self.invite = e["host"], e["invite"]
         self.secret = bytes.fromhex(e["secret"])
-        self.created = now
-        self.seats: list[Seat | None] = [None, None, None, None]
-        self.members: dict[str, Member] = {}
-        self.banned: set[str] = set()
-        self._order = 0
-        self._bot_names = 0
-        self.phase = LOBBY
-        self.match: gm.MatchState | None = None
-        self.match_no = 0
-        self.actions: list = []  # (player, action) stepped in this match, for game.match.replay
-        self.turn_started = self.between_started = now
-        self.turn_first = False
+        self.created = self.turn_started = self.between_started = now
         self.banks = [self.config.bank] * 4
-        self.auto: list[str | None] = [None] * 4  # why the seat is in 托管, or None
-        self.hands: list[dict] = []
-        self.finished: list[dict] = []
         self.table = e.get("table", False)
-        self.table_players: list[str | None] = list(e["players"]) if self.table else []
-        self.stand_in = [False] * 4  # the seat is played by an unranked bot that cannot win (tables)
-        self.replaced: list[str | None] = [None] * 4  # the player a stand-in replaced
-        self.hand_offences: dict = {}  # (player, kind) -> count in the hand in play (R98 escalation)
-        quick = self.quick = e["quick"]  # a quick-match room: nobody has power over the others' seats
+        self.table_players = list(e["players"]) if self.table else []
+        quick = self.quick = e["quick"]
         if self.table:
             # Seated by the tournament; connected only once they connect (an absent player's seat goes
             # to 托管 after the grace period, counted from here).
@@ -357,11 +357,11 @@ class Room(RoomMessages):
         return self._room_msgs()
 
     def _apply_leave(self, e, now):
-        return self._remove(e["player"], now, [Outbound(e["player"], self._msg({"t": "left"}))])
+        return self._remove(e["player"], now, self._notice(e["player"], lambda: self._msg({"t": "left"})))
 
     def _apply_kick(self, e, now):
         self.banned.add(e["target"])
-        return self._remove(e["target"], now, [Outbound(e["target"], self._msg({"t": "kicked"}))])
+        return self._remove(e["target"], now, self._notice(e["target"], lambda: self._msg({"t": "kicked"})))
 
     def _remove(self, pid: str, now: float, out: list) -> list[Outbound]:
         m = self.members.pop(pid)
@@ -415,7 +415,7 @@ class Room(RoomMessages):
         m = self.members[e["player"]]
         m.hints = e["on"]
         self._hint_sent.pop(m.id, None)
-        if m.hints and self._hints_for(m):
+        if m.hints and self._hints_for(m) and not self._quiet:
             return [Outbound(m.id, self._add_hint(m, self._game_msg([], m.seat), force=True))]
         return []
 
@@ -453,7 +453,7 @@ class Room(RoomMessages):
         self.actions.append((p, action))
         if claim and self.match.seq == m.seq:
             # The window waits for other answers: only the answering seat hears (that it answered).
-            return [Outbound(self.seats[p].id, self._game_msg([], p))] if self.seats[p].bot is None else []
+            return self._notice(self.seats[p].id, lambda: self._game_msg([], p)) if self.seats[p].bot is None else []
         return self._release(events, now)
 
     def _apply_close(self, e, now):
@@ -531,7 +531,7 @@ class Room(RoomMessages):
         out = []
         m = self.members.get(pid)
         if m is not None:
-            out.append(Outbound(pid, self._msg({"t": "substituted", "player": p})))
+            out += self._notice(pid, lambda: self._msg({"t": "substituted", "player": p}))
             if self.config.spectators:
                 m.seat = None  # they may watch the table on (spectator's view: no concealed tiles)
             else:
@@ -559,98 +559,6 @@ class Room(RoomMessages):
             out += self._broadcast({"t": "hand_result", "record": rec})
         return out + self._release(events, now)
 
-    # ------------------------------------------------------------------------------------------
-    # Timers: everything the room does by itself
-
-    def _timers(self) -> list[tuple[float, int, Callable[[], dict]]]:
-        """(when, order, make_entry) for every pending automatic entry."""
-        out: list = []
-        if self.phase != PLAYING:
-            return out
-        cfg = self.config
-        m = self.match
-        if self._claiming():
-            # docs/rooms.md "Claim windows never tell": every automatic answer comes at the same moment,
-            # whatever the seat could claim; the window closes on the last answer.
-            auto = cfg.claim_time if not cfg.claim_early_close else max(cfg.bot_delay, cfg.claim_min)
-            seats = m.seats()
-            for p in [seats[s] for s in m.hand.claim.waiting]:
-                if self._automatic(p):
-                    out.append((self.turn_started + auto, p, lambda p=p: self._auto_entry(p)))
-                out.append((self.turn_started + cfg.claim_time, 4 + p, lambda p=p: self._auto_entry(p, "timeout")))
-        elif m.phase == gm.PLAYING:
-            (p,) = gm.pending(m)
-            if self._automatic(p):
-                out.append((self.turn_started + cfg.bot_delay, 0, lambda: self._auto_entry(p)))
-            free = clock.free_time(cfg, self.turn_first)
-            out.append((clock.turn_deadline(self.turn_started, free, self.banks[p]), 1,
-                        lambda: self._auto_entry(p, "timeout")))
-        elif m.phase == gm.BETWEEN:
-            for p in gm.pending(m):
-                if self._automatic(p):
-                    out.append((self.between_started + cfg.bot_delay, p, lambda p=p: self._auto_entry(p)))
-                out.append((self.between_started + cfg.between_time, 4 + p, lambda p=p: self._auto_entry(p, "timeout")))
-        for seat, s in enumerate(self.seats):
-            mem = self.members.get(s.id) if s.bot is None else None
-            if mem is not None and not mem.connected and self.auto[seat] is None:
-                out.append((clock.grace_over(mem.since, cfg.grace), 20 + seat,
-                            lambda seat=seat: {"k": "auto", "player": seat, "on": True, "why": "disconnected"}))
-        return out
-
-    def _automatic(self, p: int) -> bool:
-        return self.seats[p].bot is not None or self.auto[p] is not None
-
-    def _auto_entry(self, p: int, why: str | None = None) -> dict:
-        """The action a bot, 托管 or a timeout takes for player ``p`` (decided here, logged as taken)."""
-        s = self.seats[p]
-        if why is None:
-            why = "bot" if s.bot not in (None, AUTO) else "auto"
-        action = None
-        if why == "bot":
-            action = self._bot_action(p)
-            if action is None:
-                why = "bot_error"
-        if action is None:
-            action = self._takeover(p)
-        return {"k": "act", "player": p, "action": action_dict(action), "by": why}
-
-    def _takeover(self, p: int):
-        """decisions.md item 14: win if it can (not at a table, tournament.md §4.3), else discard, pass."""
-        m = self.match
-        if m.phase == gm.BETWEEN:
-            return CONTINUE
-        return auto_action(m.hand, m.seat_of(p), win=not self.table)  # a table's 托管 never wins
-
-    def _bot_action(self, p: int):
-        """The bot's choice from its own view only, or None if it chose nothing legal (or failed)."""
-        level = self.seats[p].bot
-        choose = self._policies.get(level) or self._bot(level)
-        view = self._view(p)
-        try:
-            a = choose(view)
-            action = from_dict(a) if isinstance(a, dict) else a
-            action = with_seq(action, view["match"]["seq"])
-        except Exception:  # a broken bot must not stop the table: 托管 plays, and the log says bot_error
-            return None
-        return action if action in self._legal(p) else None
-
-    def _bot(self, level: str) -> Callable:
-        if level not in self._bots:
-            self._bots[level] = load_bot(level, self.rules)
-        return self._bots[level]
-
-    def _run(self, now: float) -> list[Outbound]:
-        out: list[Outbound] = []
-        for _ in range(AUTO_PER_CALL):
-            timers = self._timers()
-            due = [t for t in timers if t[0] <= now]
-            if not due:
-                self._settled = timers  # next_deadline's, until the state changes
-                return out
-            _, _, make = min(due, key=lambda t: (t[0], t[1]))
-            out += self._commit(make(), now)
-        return out  # more may be due: next_deadline says so (<= now)
-
     def _dispose_at(self) -> float | None:
         if self.table and not self.finished:
             return None
@@ -664,7 +572,8 @@ class Room(RoomMessages):
             return max(h.since for h in humans) + cfg.abandon_after
         return None
 
-    def _member(self, pid: str) -> Member:
+    def member(self, pid: str) -> Member:
+        """The member ``pid``; RoomError ``not_in_room`` when they are not one."""
         m = self.members.get(pid)
         if m is None:
             raise RoomError(E.NOT_IN_ROOM, f"{pid!r} is not in this room")

@@ -51,7 +51,7 @@ MAX_FILE_LINES = 600
 MAX_FUNCTION_LINES = 60
 # Over the limits today, each allowed no more than its present size (it may shrink, never grow).
 # A new file or function over a limit fails; split it instead.
-KNOWN_LONG_FILES = {"rooms/room.py": 683}
+KNOWN_LONG_FILES: dict[str, int] = {}
 KNOWN_LONG_FUNCTIONS: dict[str, int] = {}
 
 

@@ -1,0 +1,123 @@
+"""What a room does by itself: the pending timers (bots, 托管, timeouts, the disconnect grace) and the
+entry each one commits when it is due. Mixed into ``rooms.room.Room``; the entry records the action
+taken, so a replay folds it without a bot or a clock.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Callable
+
+from game import match as gm
+from game.actions import CONTINUE, from_dict, to_dict as action_dict, with_seq
+from game.rules import Rules
+from game.state import auto_action
+from rooms import bot, bot_random, clock
+from rooms.config import PLAYING
+from rooms.messages import Outbound
+
+AUTO = "auto"  # the 托管 policy as a seat occupant: a seat left during a match when bots are off
+AUTO_PER_CALL = 4  # automatic entries per call; more wait for the next tick (zero timers never hold the caller)
+
+
+def load_bot(level: str, rules: Rules | None = None) -> Callable[[dict], object]:
+    """The ``choose(view)`` of a bot level. The fan bot is told the room's rules: the view does not
+    carry them."""
+    if level == "fan" and rules is not None:
+        return functools.partial(bot.choose, min_fan=rules.min_fan, check_wins=rules.false_win_penalty)
+    return {"fan": bot.choose, "random": bot_random.choose}[level]  # rooms.config.BOT_LEVELS
+
+
+class RoomTimers:
+    def _timers(self) -> list[tuple[float, int, Callable[[], dict]]]:
+        """(when, order, make_entry) for every pending automatic entry."""
+        out: list = []
+        if self.phase != PLAYING:
+            return out
+        cfg = self.config
+        m = self.match
+        if self._claiming():
+            # docs/rooms.md "Claim windows never tell": every automatic answer comes at the same moment,
+            # whatever the seat could claim; the window closes on the last answer.
+            auto = cfg.claim_time if not cfg.claim_early_close else max(cfg.bot_delay, cfg.claim_min)
+            seats = m.seats()
+            for p in [seats[s] for s in m.hand.claim.waiting]:
+                if self._automatic(p):
+                    out.append((self.turn_started + auto, p, lambda p=p: self._auto_entry(p)))
+                out.append((self.turn_started + cfg.claim_time, 4 + p, lambda p=p: self._auto_entry(p, "timeout")))
+        elif m.phase == gm.PLAYING:
+            (p,) = gm.pending(m)
+            if self._automatic(p):
+                out.append((self.turn_started + cfg.bot_delay, 0, lambda: self._auto_entry(p)))
+            free = clock.free_time(cfg, self.turn_first)
+            out.append((clock.turn_deadline(self.turn_started, free, self.banks[p]), 1,
+                        lambda: self._auto_entry(p, "timeout")))
+        elif m.phase == gm.BETWEEN:
+            for p in gm.pending(m):
+                if self._automatic(p):
+                    out.append((self.between_started + cfg.bot_delay, p, lambda p=p: self._auto_entry(p)))
+                out.append((self.between_started + cfg.between_time, 4 + p, lambda p=p: self._auto_entry(p, "timeout")))
+        for seat, s in enumerate(self.seats):
+            mem = self.members.get(s.id) if s.bot is None else None
+            if mem is not None and not mem.connected and self.auto[seat] is None:
+                out.append((clock.grace_over(mem.since, cfg.grace), 20 + seat,
+                            lambda seat=seat: {"k": "auto", "player": seat, "on": True, "why": "disconnected"}))
+        return out
+
+    def _automatic(self, p: int) -> bool:
+        return self.seats[p].bot is not None or self.auto[p] is not None
+
+    def _auto_entry(self, p: int, why: str | None = None) -> dict:
+        """The action a bot, 托管 or a timeout takes for player ``p`` (decided here, logged as taken)."""
+        s = self.seats[p]
+        if why is None:
+            why = "bot" if s.bot not in (None, AUTO) else "auto"
+        action = None
+        if why == "bot":
+            action = self._bot_action(p)
+            if action is None:
+                why = "bot_error"
+        if action is None:
+            action = self._takeover(p)
+        return {"k": "act", "player": p, "action": action_dict(action), "by": why}
+
+    def _takeover(self, p: int):
+        """decisions.md item 14: win if it can (not at a table, tournament.md §4.3), else discard, pass."""
+        m = self.match
+        if m.phase == gm.BETWEEN:
+            return CONTINUE
+        return auto_action(m.hand, m.seat_of(p), win=not self.table)  # a table's 托管 never wins
+
+    def _bot_action(self, p: int):
+        """The bot's choice from its own view only, or None if it chose nothing legal (or failed)."""
+        level = self.seats[p].bot
+        choose = self._policies.get(level) or self._bot(level)
+        view = self._view(p)
+        try:
+            a = choose(view)
+            action = from_dict(a) if isinstance(a, dict) else a
+            action = with_seq(action, view["match"]["seq"])
+        except Exception:  # a broken bot must not stop the table: 托管 plays, and the log says bot_error
+            return None
+        return action if action in self._legal(p) else None
+
+    def bot_level_available(self, level: str) -> bool:
+        """A bot of ``level`` can play here: a policy the server gave, or one of the rooms' bots."""
+        return level in self._policies or self._bot(level) is not None
+
+    def _bot(self, level: str) -> Callable:
+        if level not in self._bots:
+            self._bots[level] = load_bot(level, self.rules)
+        return self._bots[level]
+
+    def _run(self, now: float) -> list[Outbound]:
+        out: list[Outbound] = []
+        for _ in range(AUTO_PER_CALL):
+            timers = self._timers()
+            due = [t for t in timers if t[0] <= now]
+            if not due:
+                self._settled = timers  # next_deadline's, until the state changes
+                return out
+            _, _, make = min(due, key=lambda t: (t[0], t[1]))
+            out += self._commit(make(), now)
+        return out  # more may be due: next_deadline says so (<= now)
