@@ -6,7 +6,7 @@ record of the hints already sent.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from game import match as gm
 from game.actions import wire_list
@@ -16,6 +16,7 @@ from game.state import OVER as HAND_OVER
 from game.views import same_for_every_seat
 from rooms import clock
 from rooms.config import PLAYING
+from rooms.effects import Announce, Answered, Effect, GameEvents, HintAsked, Notice, RoomChanged
 
 if TYPE_CHECKING:  # pragma: no cover
     from rooms.room import Member
@@ -35,6 +36,29 @@ def _shared(events: list) -> list:
 
 
 class RoomMessages:
+    def render(self, effects: list[Effect]) -> list[Outbound]:
+        """The members' messages for what a committed entry did (rooms/effects.py), from the room as it
+        is now: called once per entry, after ``_apply``."""
+        out: list[Outbound] = []
+        for x in effects:
+            kind = type(x)
+            if kind is RoomChanged:
+                out += self._room_msgs()
+            elif kind is GameEvents:
+                out += self._game_msgs(x.events, x.final)
+            elif kind is Announce:
+                out += self._broadcast(dict(x.msg))
+            elif kind is Notice:
+                out.append(Outbound(x.to, self._msg(dict(x.msg))))
+            elif kind is Answered:
+                out.append(Outbound(self.seats[x.player].id, self._game_msg([], x.player)))
+            elif kind is HintAsked:
+                m = self.members[x.to]
+                self._hint_sent.pop(m.id, None)
+                if m.hints and self._hints_for(m):
+                    out.append(Outbound(m.id, self._add_hint(m, self._game_msg([], m.seat), force=True)))
+        return out
+
     def snapshot(self, player_id: str) -> dict:
         m = self.member(player_id)
         seat = m.seat
@@ -97,24 +121,16 @@ class RoomMessages:
         return d
 
     def _recipients(self):
-        if self._quiet:
-            return []  # replaying (Room.replay): nobody is sent anything
         return [m for m in self.members.values() if m.connected]
-
-    def _notice(self, pid: str, build: Callable[[], dict]) -> list[Outbound]:
-        """A message to one member, built only when the room is not replaying."""
-        return [] if self._quiet else [Outbound(pid, build())]
 
     def _broadcast(self, d: dict) -> list[Outbound]:
         return [Outbound(m.id, self._msg(dict(d))) for m in self._recipients()]
 
     def _room_msgs(self) -> list[Outbound]:
-        if self._quiet:
-            return []
         return self._broadcast({"t": "room", "room": self.info(True)})
 
     def _game_msg(self, events: list, player: int | None, clock: dict | None = None,
-                  shared: list | None = None) -> dict:
+                  shared: list | None = None, seq: object = _UNSENT) -> dict:
         """``shared``: the events' projections that are the same for everybody (_shared), when the
         caller builds several messages from the same events."""
         if shared is None:
@@ -123,36 +139,45 @@ class RoomMessages:
         projected = [x for x in (project(ev, player) if p is _OWN else p for ev, p in zip(events, shared))
                      if x is not None]
         legal = self._legal(player)
-        seq = None if self.phase != PLAYING else self.match.seq  # what an answer must carry
+        if seq is _UNSENT:
+            seq = None if self.phase != PLAYING else self.match.seq  # what an answer must carry
         return self._msg({"t": "game", "events": projected, "legal": wire_list(legal),
                           "to_act": bool(legal), "seq": seq, "clock": self._clock() if clock is None else clock})
 
-    def _game_msgs(self, events: list) -> list[Outbound]:
+    def _game_msgs(self, events: list, final: tuple | None = None) -> list[Outbound]:
+        """``final``: (seq, clock) of the match that these events finished (the room is back in the
+        lobby): the seats see them as players still."""
         out = []
         clock = shared = None
+        playing = final is not None or self.phase == PLAYING
+        seq = _UNSENT if final is None else final[0]
         watching = None  # spectators all get the same message: built once
         for m in self._recipients():
             if clock is None:
-                clock = self._clock()  # the same for every recipient (shared: messages are not changed)
+                # the same for every recipient (shared: messages are not changed)
+                clock = self._clock() if final is None else final[1]
                 shared = _shared(events)
-            player = m.seat if self.phase == PLAYING else None
+            player = m.seat if playing else None
             if player is None:
                 if watching is None:
-                    watching = self._game_msg(events, None, clock, shared)
+                    watching = self._game_msg(events, None, clock, shared, seq)
                 out.append(Outbound(m.id, watching))
                 continue
-            out.append(Outbound(m.id, self._add_hint(m, self._game_msg(events, player, clock, shared))))
+            msg = self._game_msg(events, player, clock, shared, seq)
+            out.append(Outbound(m.id, self._add_hint(m, msg, playing=playing)))
         return out
 
-    def _hints_for(self, m: Member) -> bool:
+    def _hints_for(self, m: Member, playing: bool | None = None) -> bool:
         """Hints go to a human seat that asked for them, never to spectators (bots get no messages)."""
-        return (m.hints and m.seat is not None and self.phase == PLAYING
+        if playing is None:
+            playing = self.phase == PLAYING
+        return (m.hints and m.seat is not None and playing
                 and self.seats[m.seat] is not None and self.seats[m.seat].bot is None)
 
-    def _add_hint(self, m: Member, msg: dict, force: bool = False) -> dict:
+    def _add_hint(self, m: Member, msg: dict, force: bool = False, playing: bool | None = None) -> dict:
         """Put the seat's wait hint into ``msg`` when it differs from the last one sent (or ``force``):
         computed from the seat's own view only, so it tells nothing the seat cannot see."""
-        if not self._hints_for(m):
+        if not self._hints_for(m, playing):
             return msg
         h = self._seat_hint(m.seat)
         last = self._hint_sent.get(m.id, _UNSENT)

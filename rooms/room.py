@@ -8,7 +8,8 @@ a clock. Nothing here does I/O or reads a clock: time arrives as ``now``.
 A tournament table (``Room.create_table``) is a room with fixed seats, started and steered by the
 server through ``system`` commands (start, 停和, substitutes, time up); docs/rooms.md "Tournament tables".
 Each command is checked in rooms/commands.py, which returns the entry this module commits; what the
-members are sent is built in rooms/messages.py.
+members are sent is built in rooms/messages.py
+(``render``) from the effects that applying an entry returns (rooms/effects.py).
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from game.state import CLAIM as HAND_CLAIM
 from rooms import clock, commands, errors as E
 from rooms.auto import AUTO, AUTO_PER_CALL, RoomTimers, load_bot  # noqa: F401 (AUTO_PER_CALL, load_bot: API)
 from rooms.config import LOBBY, PLAYING, RoomConfig
+from rooms.effects import ROOM_CHANGED, Announce, Answered, Effect, GameEvents, HintAsked, Notice
 from rooms.errors import NOT_TABLE, RoomError
 from rooms.invite import normalize
 from rooms.messages import Outbound, RoomMessages
@@ -113,14 +115,12 @@ class Room(RoomTimers, RoomMessages):
     def replay(cls, log: list[dict], bot_policies: Mapping[str, Callable] | None = None) -> Room:
         """The room that ``log`` (from its ``create`` entry on) describes. Derived entries are skipped."""
         room = cls(bot_policies)
-        room._quiet = True  # the entries were sent when they were committed: nothing is built for them again
         for entry in log:
             if entry.get("derived"):
                 continue
-            room._apply(entry, entry["now"])
+            room._apply(entry, entry["now"])  # its effects were sent when it was committed: not rendered
             room.rseq = entry["rseq"]
             room.last_now = entry["now"]
-        room._quiet = False
         room._log = []  # already persisted
         return room
 
@@ -143,7 +143,6 @@ class Room(RoomTimers, RoomMessages):
         self.last_now = self.last_activity = float("-inf")
         self._settled: list | None = None  # the pending timers as _run last left them (None: changed since)
         self._parsed: tuple | None = None  # (an act entry's action dict, the action): parsed once
-        self._quiet = False  # replaying: applying builds no messages (rooms.messages)
         # Set by the create entry:
         self.id = self.invite = ""
         self.config: RoomConfig = None  # type: ignore[assignment]
@@ -255,20 +254,20 @@ class Room(RoomTimers, RoomMessages):
         self.rseq += 1
         entry = {**entry, "rseq": self.rseq, "now": now}
         self.last_now = now
-        out = self._apply(entry, now)
+        effects = self._apply(entry, now)
         self._log.append(entry)
-        return out
+        return self.render(effects)
 
     def _derive(self, entry: dict) -> None:
         """A record written for the server to keep; replay skips it (it is rebuilt by the same apply)."""
         self._log.append({**entry, "derived": True, "rseq": self.rseq, "now": self.last_now})
 
-    def _apply(self, e: dict, now: float) -> list[Outbound]:
+    def _apply(self, e: dict, now: float) -> list[Effect]:
         self.last_activity = now
         self._settled = None
         return _APPLY[e["k"]](self, e, now)
 
-    def _apply_create(self, e: dict, now: float) -> list[Outbound]:
+    def _apply_create(self, e: dict, now: float) -> list[Effect]:
         self.id = e["room"]
         self.config = RoomConfig.from_dict(e["config"])
         self.rules = self.config.rules()
@@ -285,7 +284,7 @@ class Room(RoomTimers, RoomMessages):
             for i, pid in enumerate(e["players"]):
                 if pid is not None:
                     self._add_member(pid, i, now, connected=False)
-            return self._room_msgs()
+            return [ROOM_CHANGED]
         for i, pid in enumerate(e["players"]):
             self._add_member(pid, i, now)
             self.seats[i].ready = quick
@@ -293,7 +292,7 @@ class Room(RoomTimers, RoomMessages):
             self._add_bot(i, "fan")
         return self._after_lobby(now)
 
-    def _apply_restore(self, e: dict, now: float) -> list[Outbound]:
+    def _apply_restore(self, e: dict, now: float) -> list[Effect]:
         for m in self.members.values():
             m.connected, m.since = False, now
         self.turn_started = self.between_started = now  # a claim window's clock too
@@ -323,7 +322,7 @@ class Room(RoomTimers, RoomMessages):
             self._free_seat(self.members[pid])
         else:
             self._add_member(pid, None, now)
-        return self._room_msgs()
+        return [ROOM_CHANGED]
 
     def _free_seat(self, m: Member) -> None:
         if m.seat is not None:
@@ -350,20 +349,20 @@ class Room(RoomTimers, RoomMessages):
 
     def _apply_remove_bot(self, e, now):
         self.seats[e["seat"]] = None
-        return self._room_msgs()
+        return [ROOM_CHANGED]
 
     def _apply_host(self, e, now):
         self.host = e["to"]
-        return self._room_msgs()
+        return [ROOM_CHANGED]
 
     def _apply_leave(self, e, now):
-        return self._remove(e["player"], now, self._notice(e["player"], lambda: self._msg({"t": "left"})))
+        return self._remove(e["player"], now, [Notice(e["player"], {"t": "left"})])
 
     def _apply_kick(self, e, now):
         self.banned.add(e["target"])
-        return self._remove(e["target"], now, self._notice(e["target"], lambda: self._msg({"t": "kicked"})))
+        return self._remove(e["target"], now, [Notice(e["target"], {"t": "kicked"})])
 
-    def _remove(self, pid: str, now: float, out: list) -> list[Outbound]:
+    def _remove(self, pid: str, now: float, out: list) -> list[Effect]:
         m = self.members.pop(pid)
         if m.seat is not None and self.table:
             # A table's seat stays the player's: 托管 plays it until they join again.
@@ -379,15 +378,15 @@ class Room(RoomTimers, RoomMessages):
         if pid == self.host:
             humans = sorted(self.members.values(), key=lambda x: (x.seat is None, x.order))
             self.host = humans[0].id if humans else None
-        return out + self._room_msgs()
+        return out + [ROOM_CHANGED]
 
-    def _after_lobby(self, now: float) -> list[Outbound]:
+    def _after_lobby(self, now: float) -> list[Effect]:
         """Room messages; the match starts by itself when four seats are filled and every human is ready."""
         if self.phase == LOBBY and not self.table and all(s is not None and s.ready for s in self.seats):
             return self._start(now)
-        return self._room_msgs()
+        return [ROOM_CHANGED]
 
-    def _start(self, now: float) -> list[Outbound]:
+    def _start(self, now: float) -> list[Effect]:
         if self.table:
             for i, s in enumerate(self.seats):
                 if s is None:  # an empty seat at a table: an unranked bot that cannot win (陪打)
@@ -409,19 +408,16 @@ class Room(RoomTimers, RoomMessages):
                 s.ready = False  # a rematch asks again
                 if s.id not in self.members:  # a table player who left before the start
                     self.auto[i] = "left"
-        return self._room_msgs() + self._release(events, now)
+        return [ROOM_CHANGED] + self._release(events, now)
 
     def _apply_hint(self, e, now):
         m = self.members[e["player"]]
         m.hints = e["on"]
-        self._hint_sent.pop(m.id, None)
-        if m.hints and self._hints_for(m) and not self._quiet:
-            return [Outbound(m.id, self._add_hint(m, self._game_msg([], m.seat), force=True))]
-        return []
+        return [HintAsked(m.id)]
 
     def _apply_auto(self, e, now):
         self.auto[e["player"]] = e["why"] if e["on"] else None
-        return self._room_msgs()
+        return [ROOM_CHANGED]
 
     # -- the game ------------------------------------------------------------------------------
 
@@ -453,7 +449,7 @@ class Room(RoomTimers, RoomMessages):
         self.actions.append((p, action))
         if claim and self.match.seq == m.seq:
             # The window waits for other answers: only the answering seat hears (that it answered).
-            return self._notice(self.seats[p].id, lambda: self._game_msg([], p)) if self.seats[p].bot is None else []
+            return [Answered(p)] if self.seats[p].bot is None else []
         return self._release(events, now)
 
     def _apply_close(self, e, now):
@@ -468,7 +464,7 @@ class Room(RoomTimers, RoomMessages):
         m = self.match
         return self.phase == PLAYING and m.phase == gm.PLAYING and m.hand.phase == HAND_CLAIM
 
-    def _release(self, events: list, now: float) -> list[Outbound]:
+    def _release(self, events: list, now: float) -> list[Effect]:
         """Send game events; start the next decision's clock; write the records of a finished hand."""
         events = [x for x in events if x["t"] not in _DROPPED]
         m = self.match
@@ -484,23 +480,24 @@ class Room(RoomTimers, RoomMessages):
         self.turn_first = any(x["t"] == "hand_start" for x in events)
         if m.phase == gm.BETWEEN:
             self.between_started = now
-        out = self._game_msgs(events)
+        out: list[Effect] = [GameEvents(events)]
         ids = [s.id for s in self.seats]
         if any(x["t"] == "scores" for x in events):
             rec = hand_record(m, self.match_no, ids)
             self.hands.append(rec)
             self._derive({"k": "hand_result", "record": rec})
-            out += self._broadcast({"t": "hand_result", "record": rec})
+            out.append(Announce({"t": "hand_result", "record": rec}))
         if m.phase == gm.FINISHED:
             rec = match_record(m, self.match_no, ids, self.hands, self.actions)
             if self.table:
                 rec["table"] = {"players": list(self.table_players), "substitute": list(self.stand_in),
                                 "replaced": list(self.replaced)}
+            out[0] = GameEvents(events, (m.seq, self._clock()))  # rendered as the match left them
             self.finished[-1:] = [*map(match_summary, self.finished[-1:]), rec]  # earlier ones: summaries
             self._derive({"k": "match_result", "record": rec})
             self.phase = LOBBY
             self.auto = [None] * 4
-            out += self._broadcast({"t": "match_result", "record": rec}) + self._room_msgs()
+            out += [Announce({"t": "match_result", "record": rec}), ROOM_CHANGED]
         return out
 
     def _offence(self, p: int, kind: str, hand: int, points: int, **more) -> None:
@@ -514,16 +511,16 @@ class Room(RoomTimers, RoomMessages):
 
     # -- system commands (tables) --------------------------------------------------------------
 
-    def _system_step(self, p: int | None, action, now: float) -> list[Outbound]:
+    def _system_step(self, p: int | None, action, now: float) -> list[Effect]:
         """Step a system action (game.actions.StopWin, NoWin): in an open claim window a seat that lost
         和 is offered only what is left (game.state.block_win); the window waits as before."""
         action = with_seq(action, self.match.seq)
         self.match, _ = gm.step(self.match, p, action)  # no events: 停和 moves nothing on
         self.actions.append((p, action))
-        return self._game_msgs([])  # the seat's legal actions changed (no 和 any more)
+        return [GameEvents([])]  # the seat's legal actions changed (no 和 any more)
 
     def _apply_stop_win(self, e, now):
-        return self._system_step(e["player"], StopWin(), now) + self._room_msgs()
+        return self._system_step(e["player"], StopWin(), now) + [ROOM_CHANGED]
 
     def _apply_substitute(self, e, now):
         p = e["player"]
@@ -531,7 +528,7 @@ class Room(RoomTimers, RoomMessages):
         out = []
         m = self.members.get(pid)
         if m is not None:
-            out += self._notice(pid, lambda: self._msg({"t": "substituted", "player": p}))
+            out.append(Notice(pid, {"t": "substituted", "player": p}))
             if self.config.spectators:
                 m.seat = None  # they may watch the table on (spectator's view: no concealed tiles)
             else:
@@ -540,7 +537,7 @@ class Room(RoomTimers, RoomMessages):
         self.stand_in[p], self.replaced[p], self.auto[p] = True, pid, None
         if self.phase == PLAYING:
             out += self._system_step(p, NoWin(), now)
-        return out + self._room_msgs()
+        return out + [ROOM_CHANGED]
 
     def _apply_time_up(self, e, now):
         m = self.match
@@ -549,14 +546,14 @@ class Room(RoomTimers, RoomMessages):
         self.match = m
         self.actions.append((None, action))
         if m.phase != gm.FINISHED:
-            return self._room_msgs()  # finish_hand: the hand in progress is the last one
-        out: list[Outbound] = []
+            return [ROOM_CHANGED]  # finish_hand: the hand in progress is the last one
+        out: list[Effect] = []
         if m.void:
             # R98 第六条四: the hand in progress is void; its record changes no scores.
             rec = void_hand_record(m, self.match_no, [s.id for s in self.seats])
             self.hands.append(rec)
             self._derive({"k": "hand_result", "record": rec})
-            out += self._broadcast({"t": "hand_result", "record": rec})
+            out.append(Announce({"t": "hand_result", "record": rec}))
         return out + self._release(events, now)
 
     def _dispose_at(self) -> float | None:

@@ -4,8 +4,10 @@ message and no hint, and a replayed room goes on sending what the live one sends
 from __future__ import annotations
 
 import random
+import typing
 
 import rooms.messages
+from rooms.effects import Effect, GameEvents, RoomChanged
 from rooms.messages import RoomMessages
 from rooms.room import Room
 
@@ -96,3 +98,17 @@ def test_a_replayed_room_sends_what_the_live_room_sends():
     assert any("hint" in m for outs in seen for _, m in outs[0])
     for live_out, replayed_out in seen:
         assert live_out == replayed_out
+
+
+def test_applying_an_entry_returns_effects_and_rendering_builds_the_messages():
+    live, log, _ = played_room(80)
+    kinds = set(typing.get_args(Effect))
+    fresh = Room(POLICIES)
+    seen = set()
+    for entry in log:
+        if entry.get("derived"):
+            continue
+        effects = fresh._apply(entry, entry["now"])
+        assert all(type(x) in kinds for x in effects), effects
+        seen |= {type(x) for x in effects}
+    assert {RoomChanged, GameEvents} <= seen
