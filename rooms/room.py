@@ -7,9 +7,8 @@ a clock. Nothing here does I/O or reads a clock: time arrives as ``now``.
 
 A tournament table (``Room.create_table``) is a room with fixed seats, started and steered by the
 server through ``system`` commands (start, 停和, substitutes, time up); docs/rooms.md "Tournament tables".
-Each command is checked in rooms/commands.py, which returns the entry this module commits; what the
-members are sent is built in rooms/messages.py
-(``render``) from the effects that applying an entry returns (rooms/effects.py).
+Each command is checked in rooms/commands.py, which returns the entry this module commits; applying it
+returns effects (rooms/effects.py), from which rooms/messages.py ``render`` builds what members are sent.
 """
 
 from __future__ import annotations
