@@ -1,4 +1,4 @@
-"""Quick match: one queue per room type. Four humans in a queue are seated at once; a player who
+"""Quick match: one queue per room type and match length (4, 8 or 16 hands). Four humans in a queue are seated at once; a player who
 accepts bots (``wait`` seconds) is seated with whoever else accepts bots, bots filling the table, when
 that wait runs out. The server creates the room from a Placement (``Room.create(..., players=, bots=)``).
 
@@ -18,12 +18,14 @@ from rooms.types import ROOM_TYPES
 RATING_WINDOW = 5.0  # rating points (mu - 3 sigma) either side, at once
 RATING_WIDEN = 0.5  # more points per second waited: after a minute nearly anybody (35 points)
 RECHECK = 1.0  # seconds between looks at a queue whose players are too far apart for now
+HANDS = (4, 8, 16)  # the match lengths a player may queue for: one, two or four rounds of winds
 
 
 class Placement(NamedTuple):
     type: str
     players: tuple[str, ...]  # in queue order: the first is the room's host
     bots: int
+    hands: int = 4
 
 
 @dataclass(slots=True)
@@ -36,40 +38,73 @@ class _Waiting:
 
 class QuickMatch:
     def __init__(self):
-        self.queues: dict[str, list[_Waiting]] = {t: [] for t in ROOM_TYPES}
-        self._where: dict[str, str] = {}  # player -> room type
+        # (room type, hands) -> the players waiting, in queue order
+        self.queues: dict[tuple[str, int], list[_Waiting]] = {(t, h): [] for t in ROOM_TYPES for h in HANDS}
+        self._where: dict[str, tuple[str, int]] = {}  # player -> their queue's key
         self._stuck: float | None = None  # a queue of four or more not yet close enough: look again then
 
     def enqueue(self, player: str, room_type: str, wait: float | None, now: float,
-                rating: float = 0.0) -> list[Placement]:
+                rating: float = 0.0, hands: int = 4) -> list[Placement]:
         """Queue ``player``; ``wait``: seconds before bots may fill the table (0: at once; None: never);
-        ``rating``: theirs for ``room_type`` (players are seated with others of close rating)."""
+        ``rating``: theirs for ``room_type`` (players are seated with others of close rating); ``hands``:
+        the match's length (only players who chose the same one play together)."""
         if room_type not in ROOM_TYPES:
             raise ValueError(f"unknown room type {room_type!r}")
+        if hands not in HANDS:
+            raise ValueError(f"hands must be one of {HANDS}, got {hands!r}")
         if wait is not None and not 0 <= wait <= 3600:
             raise ValueError(f"wait must be 0..3600 seconds or None, got {wait!r}")
         if player in self._where:
             raise ValueError(f"{player!r} is already queued")
-        self.queues[room_type].append(_Waiting(player, now, wait, rating))
-        self._where[player] = room_type
-        return self._place(room_type, now)
+        key = (room_type, hands)
+        self.queues[key].append(_Waiting(player, now, wait, rating))
+        self._where[player] = key
+        return self._place(key, now)
 
     def cancel(self, player: str) -> bool:
         """Leave the queue; False if the player was not queued (already placed, or never)."""
-        room_type = self._where.pop(player, None)
-        if room_type is None:
+        key = self._where.pop(player, None)
+        if key is None:
             return False
-        self.queues[room_type] = [w for w in self.queues[room_type] if w.player != player]
+        self.queues[key] = [w for w in self.queues[key] if w.player != player]
         return True
 
     def queued(self, player: str) -> str | None:
+        """The room type the player waits for, or None."""
+        key = self._where.get(player)
+        return key[0] if key else None
+
+    def queue_of(self, player: str) -> tuple[str, int] | None:
+        """(room type, hands) of the queue the player waits in, or None."""
         return self._where.get(player)
+
+    def waiting(self, key: tuple[str, int]) -> list[str]:
+        """The players in one queue, longest waiting first."""
+        return [w.player for w in self.queues.get(key, ())]
+
+    def estimate(self, player: str, now: float) -> float | None:
+        """Seconds until the player is expected at a table with bots: their own wait running out, or
+        sooner that of somebody ahead whose rating window (as it will be then) takes them in. None: they
+        wait for humans only, or are not queued. Four humans arriving first seat them sooner still."""
+        key = self._where.get(player)
+        if key is None:
+            return None
+        me = next(w for w in self.queues[key] if w.player == player)
+        if me.wait is None:
+            return None
+        due = me.since + me.wait
+        for w in self.queues[key]:
+            if w is me or w.wait is None or w.since + w.wait >= due:
+                continue
+            if abs(w.rating - me.rating) <= RATING_WINDOW + RATING_WIDEN * w.wait:
+                due = w.since + w.wait
+        return max(0.0, due - now)
 
     def tick(self, now: float) -> list[Placement]:
         self._stuck = None
         out = []
-        for room_type in self.queues:
-            out += self._place(room_type, now)
+        for key in self.queues:
+            out += self._place(key, now)
         return out
 
     def next_deadline(self) -> float | None:
@@ -85,8 +120,8 @@ class QuickMatch:
         near = [w for w in others if abs(w.rating - first.rating) <= window]
         return sorted(near, key=lambda w: abs(w.rating - first.rating))
 
-    def _place(self, room_type: str, now: float) -> list[Placement]:
-        q = self.queues[room_type]
+    def _place(self, key: tuple[str, int], now: float) -> list[Placement]:
+        q = self.queues[key]
         out = []
         while len(q) >= 4:  # four humans of close rating: no bots needed
             group = None
@@ -98,8 +133,8 @@ class QuickMatch:
             if group is None:
                 self._stuck = now + RECHECK  # their windows widen as they wait
                 break
-            out.append(self._take(room_type, group, 0))
-            q = self.queues[room_type]
+            out.append(self._take(key, group, 0))
+            q = self.queues[key]
         while True:
             due = [w for w in q if w.wait is not None and now >= w.since + w.wait]
             if not due:
@@ -108,15 +143,15 @@ class QuickMatch:
             first = due[0]
             others = self._close(first, [w for w in q if w is not first and w.wait is not None], now)[:3]
             group = [first] + others
-            out.append(self._take(room_type, group, 4 - len(group)))
-            q = self.queues[room_type]
+            out.append(self._take(key, group, 4 - len(group)))
+            q = self.queues[key]
 
-    def _take(self, room_type: str, group: list[_Waiting], bots: int) -> Placement:
+    def _take(self, key: tuple[str, int], group: list[_Waiting], bots: int) -> Placement:
         taken = {w.player for w in group}
-        self.queues[room_type] = [w for w in self.queues[room_type] if w.player not in taken]
+        self.queues[key] = [w for w in self.queues[key] if w.player not in taken]
         for p in taken:
             del self._where[p]
-        return Placement(room_type, tuple(w.player for w in group), bots)
+        return Placement(key[0], tuple(w.player for w in group), bots, key[1])
 
 
-__all__ = ["QuickMatch", "Placement"]
+__all__ = ["QuickMatch", "Placement", "HANDS"]

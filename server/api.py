@@ -1,11 +1,12 @@
 """The HTTP API (GET /api/...; server.http serves it on the websocket port): the server's health, the
-public rooms and tournaments, a tournament as anybody may see it, a player's page, a finished match's
+public rooms and tournaments, what an invite code opens, a tournament as anybody may see it, a player's page, a finished match's
 replay file. A mixin of ``server.app.App``.
 """
 
 from __future__ import annotations
 
 from server import listing, profiles
+from server.invites import invite_view
 from server.http import parse_id
 from server.replays import TooOften
 
@@ -31,6 +32,12 @@ class Api:
             return 200, task.view(None)  # what anybody may see: public notices, no private sanction
         if len(parts) == 3 and parts[:2] == ["api", "tournaments"]:
             view = await self.closed_tournament_view(parts[2])
+            if view is not None:
+                return 200, view
+        if len(parts) == 3 and parts[:2] == ["api", "invite"]:
+            if not self.book.invite(address, self.loop.time()):
+                return 429, {"error": "too_many_requests"}
+            view = await invite_view(self, parts[2])
             if view is not None:
                 return 200, view
         if len(parts) == 3 and parts[:2] == ["api", "matches"] and (match_id := parse_id(parts[2])) is not None:

@@ -126,6 +126,8 @@ class Auth:
         room = task.id if isinstance(task, RoomTask) else None
         self.reply(conn, req, {"t": "welcome", "player": pid, "name": name, "token": token, "login": login,
                                "room": room, "queued": self.quick.queued(pid)})
+        if (queued := self.queued_msg(pid)) is not None:
+            conn.send(queued)  # where they stand in the quick-match queue
         if isinstance(task, RoomTask):
             task.reconnect(pid, conn)
 

@@ -10,6 +10,7 @@ or ``RoomError`` it raises is the frame's answer (server.frames ``_answer_failur
 from __future__ import annotations
 
 from rooms import text as policy
+from rooms.quickmatch import HANDS
 from rooms.types import ROOM_TYPES
 from server import listing, schema
 from server.codec import BAD_FIELD, UNKNOWN_TYPE, ProtocolError
@@ -99,8 +100,11 @@ def quick(app, conn, msg, req):
     wait = msg.get("wait", app.settings.quick_wait)
     if not 0 <= wait <= 600:
         raise ProtocolError(BAD_FIELD, "wait: seconds, 0 to 600")
+    hands = msg.get("hands", app.settings.quick_config.get("hands", 4))
+    if hands not in HANDS:
+        raise ProtocolError(BAD_FIELD, "hands: 4, 8 or 16")
     app.not_busy(conn.player)
-    app.quick_queue.put_nowait(QuickAsked(conn.player, conn, req, room_type, float(wait) if bots else None))
+    app.quick_queue.put_nowait(QuickAsked(conn.player, conn, req, room_type, float(wait) if bots else None, hands))
 
 
 def quick_cancel(app, conn, msg, req):

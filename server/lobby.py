@@ -73,6 +73,7 @@ class Lobby:
             item = await next_item(self.quick_queue, self.quick.next_deadline(), self.now(), TICK)
             placements = []
             try:
+                changed = set()  # the queues whose other players hear how many wait now
                 if isinstance(item, QuickAsked):
                     pid, conn, req, room_type, wait = item.pid, item.conn, item.req, item.room_type, item.wait
                     if self.quick.queued(pid) or pid in self.where:
@@ -80,28 +81,60 @@ class Lobby:
                                                           "already queued or in a room"))
                         continue
                     rating = await self.ratings.rating(pid, room_type)  # seated near their rating
-                    placements = self.quick.enqueue(pid, room_type, wait, self.now(), rating)
-                    self.reply(conn, req, {"t": "queued", "type": room_type, "wait": wait})
+                    key = (room_type, item.hands)
+                    placements = self.quick.enqueue(pid, room_type, wait, self.now(), rating, item.hands)
+                    status = self.queue_status(pid) or {"waiting": 1, "fill": 0.0}  # placed at once
+                    self.reply(conn, req, {"t": "queued", "type": room_type, "hands": item.hands, "wait": wait,
+                                           **status})
+                    changed.add(key)
                 elif isinstance(item, QuickCancel):
                     pid, conn, req = item.pid, item.conn, item.req
+                    key = self.quick.queue_of(pid)
                     cancelled = self.quick.cancel(pid)
+                    changed.add(key)
                     if conn is not None:  # None: the player went away
                         self.reply(conn, req, {"t": "ok"} if cancelled else
                                    codec.error(NOT_QUEUED, "you are not queued"))
                 else:
                     placements = self.quick.tick(self.now())
+                changed |= {(p.type, p.hands) for p in placements}
                 for p in placements:
                     await self.place(p)
+                self.tell_queues(changed, skip=item.pid if isinstance(item, QuickAsked) else None)
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("quick match")
 
+    def queue_status(self, pid: str) -> dict | None:
+        """How many wait in the player's quick-match queue (them included) and the seconds until bots are
+        expected to fill their table (``fill``; null: humans only), or None if they are not queued."""
+        key = self.quick.queue_of(pid)
+        if key is None:
+            return None
+        return {"waiting": len(self.quick.waiting(key)), "fill": self.quick.estimate(pid, self.now())}
+
+    def queued_msg(self, pid: str) -> dict | None:
+        """The ``queued`` message that tells a waiting player where they stand (after a change, a sign-in)."""
+        key = self.quick.queue_of(pid)
+        if key is None:
+            return None
+        return {"t": "queued", "type": key[0], "hands": key[1], "wait": None, **self.queue_status(pid)}
+
+    def tell_queues(self, keys: set, skip: str | None = None) -> None:
+        """Those still waiting in the queues ``keys`` hear the new count and estimate."""
+        for key in keys:
+            for pid in self.quick.waiting(key) if key else ():
+                conn = self.conns.get(pid)
+                if pid != skip and conn is not None:
+                    conn.send(self.queued_msg(pid))
+
     async def place(self, p) -> None:
         for pid in p.players:
             self.where[pid] = PENDING
         try:
-            config = RoomConfig(**{**self.settings.quick_config, "type": p.type, "ranked": True})  # rated
+            config = RoomConfig(**{**self.settings.quick_config, "type": p.type, "hands": p.hands,
+                                   "ranked": True})  # rated
             task = await self.new_room(config, p.players[0], list(p.players), p.bots)
         except BaseException:
             for pid in p.players:

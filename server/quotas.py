@@ -36,6 +36,7 @@ class Quotas:
     accounts: tuple[float, float] = (1 / 60, 20)  # guest accounts created per address
     tournaments_per_address: int = 10  # not yet over (and Settings.max_organised per account)
     replays: tuple[float, float] = (1.0, 10)  # replays served (GET /api/matches/<id>) per address
+    invites: tuple[float, float] = (1.0, 10)  # invite codes looked up (GET /api/invite/<code>) per address
     spectator_grace: float = 15.0  # a spectator who disconnected leaves the room after this
 
 
@@ -102,6 +103,7 @@ class Book:
         self.rematches = Rates(*quotas.rematches)
         self.accounts = Rates(*quotas.accounts)
         self.replays = Rates(*quotas.replays)
+        self.invites = Rates(*quotas.invites)
         self.rooms_by: dict[str, tuple[str, str | None]] = {}  # open room id -> (account, address)
         self.room_accounts: Counter[str] = Counter()
         self.room_addresses: Counter[str] = Counter()
@@ -135,6 +137,11 @@ class Book:
     def replay(self, address: str | None, now: float) -> bool:
         address = self.counted(address)
         return address is None or self.replays.take(address, now)
+
+    def invite(self, address: str | None, now: float) -> bool:
+        """Whether ``address`` may look up one more invite code now (guessing codes stays slow)."""
+        address = self.counted(address)
+        return address is None or self.invites.take(address, now)
 
     def room_opened(self, room_id: str, pid: str, address: str | None) -> None:
         address = self.counted(address)

@@ -69,6 +69,7 @@ class QuickAsked(Asked):
     """A player asks for a quick match (the quick-match queue, server.lobby)."""
     room_type: str
     wait: float | None  # seconds before bots fill the table; None: no bots
+    hands: int = 4  # the match's length (rooms.quickmatch.HANDS)
 
 
 @dataclass(slots=True)

@@ -23,7 +23,7 @@ LOBBY_FIELDS = {
     # join and watch also go to the room: its fields, and the room's id to find it by.
     "join": {**ROOM_FIELDS["join"], "room": opt(TEXT)},
     "watch": {**ROOM_FIELDS["watch"], "room": opt(TEXT)},
-    "quick": {"type": opt(TEXT), "bots": opt(BOOL), "wait": opt(NUMBER)},
+    "quick": {"type": opt(TEXT), "bots": opt(BOOL), "wait": opt(NUMBER), "hands": opt(INT)},
     "quick_cancel": {},
     "snapshot": {},
     "history": {"page": opt(INT)},

@@ -230,9 +230,12 @@ class RoomsMsg(Page):
 
 
 class QueuedMsg(Envelope):
-    t: Literal["queued"]
+    t: Literal["queued"]  # the reply to quick; again (without re) when the queue changes or you sign in
     type: str
-    wait: float | None
+    hands: int  # the match's length: 4, 8 or 16
+    wait: float | None  # the wait you asked for (null when resent)
+    waiting: int  # players in this queue (type and hands), you included
+    fill: float | None  # seconds until bots are expected to fill your table; null: humans only
 
 
 class SnapshotMsg(Envelope):

@@ -70,3 +70,30 @@ def test_a_placement_makes_a_room_that_starts_and_plays():
 def test_a_placement_room_must_be_full():
     with pytest.raises(ValueError):
         Room.create("q1", config(), "a", CODE, SECRET, 0, players=["a", "b"], bots=1, bot_policies=POLICIES)
+
+
+def test_quick_match_lengths_queue_apart():
+    qm = QuickMatch()
+    for i, p in enumerate("abc"):
+        assert qm.enqueue(p, "guobiao", None, i, hands=8) == []
+    assert qm.enqueue("x", "guobiao", None, 3, hands=16) == []  # a 16-hand player does not complete them
+    assert qm.enqueue("y", "guobiao", None, 3) == []  # nor a 4-hand one
+    assert qm.queue_of("x") == ("guobiao", 16) and qm.waiting(("guobiao", 8)) == ["a", "b", "c"]
+    assert qm.enqueue("d", "guobiao", None, 4, hands=8) == [Placement("guobiao", ("a", "b", "c", "d"), 0, 8)]
+    assert qm.enqueue("z", "wufan", 0, 5, hands=16) == [Placement("wufan", ("z",), 3, 16)]
+    with pytest.raises(ValueError):
+        qm.enqueue("w", "guobiao", 0, 6, hands=12)
+    assert qm.queued("w") is None
+
+
+def test_quick_match_estimate_is_the_first_bot_fill_that_takes_you():
+    qm = QuickMatch()
+    qm.enqueue("a", "guobiao", 30, 0, rating=10)
+    qm.enqueue("b", "guobiao", 120, 5, rating=12)  # within a's window when a's wait runs out
+    qm.enqueue("c", "guobiao", 120, 5, rating=40)  # 30 points off: a's window is 5 + 0.5 * 30 = 20
+    qm.enqueue("h", "guobiao", None, 5)  # humans only: no estimate
+    assert qm.estimate("a", 10) == 20
+    assert qm.estimate("b", 10) == 20
+    assert qm.estimate("c", 10) == 115
+    assert qm.estimate("h", 10) is None and qm.estimate("nobody", 10) is None
+    assert qm.tick(30) == [Placement("guobiao", ("a", "b"), 2)]  # as estimated

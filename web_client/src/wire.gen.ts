@@ -275,7 +275,10 @@ export interface QueuedMsg {
   rseq?: number;
   t: "queued";
   type: string;
+  hands: number;
   wait: number | null;
+  waiting: number;
+  fill: number | null;
 }
 
 export interface SnapshotMsg {
@@ -1059,6 +1062,7 @@ export interface QuickCommand {
   type?: string;
   bots?: boolean;
   wait?: number;
+  hands?: number;
 }
 
 export interface QuickCancelCommand {
