@@ -8,6 +8,7 @@ import { defaultLang, setLang } from "./i18n";
 import { Connection, Msg, Status, wsUrl } from "./net";
 import type { Command } from "./wire.gen";
 import { AppState, initialState, reduce } from "./state";
+import { Sound, cuesFor } from "./sound";
 import type { Lang } from "./tiles";
 
 export interface Prefs {
@@ -66,8 +67,11 @@ export class App {
   private silent = new Set<number>(); // request ids whose errors are not shown (background refreshes)
   private toTable = false; // the next snapshot is a table we were sent to: leave the tournament page
 
+  sound: Sound;
+
   constructor(private storage: Storage, private loc: Location) {
     this.prefs = this.loadPrefs();
+    this.sound = new Sound(storage, typeof navigator !== "undefined" && !!navigator.webdriver);
     setLang(this.prefs.lang);
     this.state = { ...this.state, tables: this.loadTables() };
     this.route = parseRoute(loc.hash);
@@ -187,6 +191,7 @@ export class App {
     const before = this.state;
     const s = reduce(before, msg, Date.now() / 1000);
     this.set(s);
+    if (msg.t === "game" && s.room) for (const cue of cuesFor(before.game, msg.events, s.game)) this.sound.play(cue);
     switch (msg.t) {
       case "tournament_delta": {
         // A change our view of it cannot take (one was missed): the whole view again.
@@ -514,6 +519,11 @@ export class App {
 
   closeHandResult(): void {
     this.set({ ...this.state, handResult: null });
+  }
+
+  setSound(on: boolean): void {
+    this.sound.set(on);
+    this.emit();
   }
 
   setAuto(on: boolean): void {

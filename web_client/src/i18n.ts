@@ -158,6 +158,8 @@ export const STRINGS = {
   autoOff: ["取消托管", "Resume play"],
   noCalls: ["不吃碰杠", "No calls"],
   autoWin: ["自动和牌", "Auto-win"],
+  soundOn: ["声音：开（点击静音）", "Sound on (click to mute)"],
+  soundOff: ["声音：关（点击打开）", "Sound off (click to turn on)"],
   autoOn: ["托管", "Auto-play"],
   flowers: ["花", "Flowers"],
   // results

@@ -262,11 +262,28 @@ function HandBar({ s, g, opts, myTurn, readyMode, setReadyMode, claiming }: {
             onChange={(e) => app.setPrefs({ noCalls: (e.target as HTMLInputElement).checked })} />
           {t("noCalls")}
         </label>
+        <SoundToggle />
         <AutoToggle s={s} g={g} />
         <button type="button" data-action="leave-table" onClick={() => app.askLeave()}>{t("leave")}</button>
       </div>
       {hintOn ? <HintPanel g={g} waits={waits} myTurn={myTurn} selected={selectedTile} /> : null}
     </div>
+  );
+}
+
+/** The mute switch: a speaker icon, crossed out when muted. */
+function SoundToggle() {
+  const app = useApp();
+  const on = app.sound.on;
+  return (
+    <button type="button" class={`sound-toggle${on ? " on" : ""}`} data-testid="sound-toggle" data-on={String(on)}
+      aria-pressed={on} title={t(on ? "soundOn" : "soundOff")} aria-label={t(on ? "soundOn" : "soundOff")}
+      onClick={() => app.setSound(!on)}>
+      <svg viewBox="0 0 24 24" width="18" height="18" aria-hidden="true" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round">
+        <path d="M4 9h4l5-4v14l-5-4H4z" fill="currentColor" />
+        {on ? <path d="M16 8.5a5 5 0 0 1 0 7M18.5 6a8.5 8.5 0 0 1 0 12" /> : <path d="M16 9l6 6M22 9l-6 6" />}
+      </svg>
+    </button>
   );
 }
 
