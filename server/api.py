@@ -21,7 +21,7 @@ class Api:
         if (routed := await profiles.api(self, parts, query)) is not None:
             return routed  # players and leaderboards (server.profiles)
         if parts == ["api", "health"]:
-            return 200, {"ok": True, "rooms": len(self.rooms), "connections": len(self.conns)}
+            return self.metrics.health()  # server.metrics
         if parts == ["api", "rooms"]:
             return 200, listing.rooms(self.rooms.values(), self.conns)
         if parts == ["api", "tournaments"]:

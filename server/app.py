@@ -33,6 +33,7 @@ from server.errors import NO_ROOM
 from server.events import Events
 from server.http import make_process_request
 from server.lobby import Lobby
+from server.metrics import Metrics
 from server import profiles
 from server.quotas import Book, Quotas
 from server.replays import Replays
@@ -84,6 +85,7 @@ class Settings:
     limits: Limits = field(default_factory=Limits)
     quick_config: dict = field(default_factory=lambda: {"hands": 4})  # RoomConfig fields for quick matches
     quick_wait: float = 20.0  # default seconds before bots fill a quick-match table
+    metrics: bool = True  # GET /metrics answers (guobiao serve --metrics off: 404)
     bot_policies: dict | None = None  # level -> choose(view); None: rooms' bot modules (tests pass their own)
     attempts: AttemptLimits = field(default_factory=AttemptLimits)  # password attempts (server.attempts)
     password_hasher: object = None  # argon2 PasswordHasher; None: its defaults (tests pass cheap ones)
@@ -122,6 +124,8 @@ class App(Connections, Auth, Frames, Commands, Lobby, Events, Replays, Api):
         self.server, self.stopping = None, False
         self.tasks: list[asyncio.Task] = []
         self.ratings = profiles.Ratings(store, self.loop)  # ratings, statistics, leaderboards
+        self.metrics = Metrics(self)  # /api/health and /metrics (server.metrics)
+        store.on_commit = self.metrics.committed
 
     def now(self) -> float:
         return self._epoch + self.loop.time()
@@ -155,6 +159,7 @@ class App(Connections, Auth, Frames, Commands, Lobby, Events, Replays, Api):
         self.tasks.append(self.loop.create_task(self.housekeeping(), name="housekeeping"))
         self.tasks.append(self.loop.create_task(self.series_loop(), name="scheduled events"))
         self.tasks.append(self.loop.create_task(self.ratings.catch_up(), name="ratings catch-up"))
+        self.tasks.append(self.loop.create_task(self.metrics.watch_loop(), name="event-loop lag"))
         # Everything built so far lives as long as the server: keep it out of the collector's scans.
         gctune.tune()
         return self.server.sockets[0].getsockname()[1]

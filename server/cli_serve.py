@@ -22,6 +22,8 @@ def register(sub) -> None:
     p.add_argument("--count-loopback", action="store_true",
                    help="count loopback clients against the per-address limits and quotas (by default they are "
                         "exempt: behind a reverse proxy every player comes from loopback)")
+    p.add_argument("--metrics", default="on", choices=("on", "off"),
+                   help="GET /metrics for Prometheus on the same port (docs/deploy.md: restrict it at the proxy)")
     p.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
     p.add_argument("--loop", default="asyncio", choices=("asyncio", "uvloop", "auto"),
                    help="event loop: asyncio's own (the default), uvloop (pip install 'guobiao[uvloop]'), "
@@ -47,7 +49,7 @@ def serve(args) -> int:
         print(f"database: {args.db}; event loop: {loop}; stop with Ctrl-C", flush=True)
 
     try:
-        settings = Settings()
+        settings = Settings(metrics=args.metrics == "on")
         if args.rate is not None:
             settings.limits = Limits(rate=args.rate, burst=3 * args.rate)
         if args.count_loopback:

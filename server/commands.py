@@ -52,6 +52,13 @@ def room_command(app, conn, msg, req):
     task.put(Command(pid, conn, req, msg))
 
 
+def act(app, conn, msg, req):
+    """A play, timed from here (the frame was just read) to its answer (server.metrics)."""
+    task = _room(app, conn.player)
+    conn.act_req, conn.act_at = req, app.loop.time()
+    task.put(Command(conn.player, conn, req, msg))
+
+
 def rooms(app, conn, msg, req):
     found = listing.rooms(app.rooms.values(), app.conns, msg.get("q"), msg.get("page"))
     app.reply(conn, req, {"t": "rooms", **found})
@@ -136,7 +143,7 @@ BEFORE_SIGN_IN = {"ping": ping, "guest": sign_in, "resume": sign_in, "login": si
 HANDLERS = {
     **BEFORE_SIGN_IN,
     **{t: account for t in schema.ACCOUNT_FIELDS},
-    **{t: room_command for t in schema.ROOM_COMMANDS},
+    **{t: room_command for t in schema.ROOM_COMMANDS}, "act": act,
     "rooms": rooms, "snapshot": snapshot, "history": history, "chat": chat,
     "create": create, "join": join, "watch": join, "quick": quick, "quick_cancel": quick_cancel,
     "tournaments": tournaments, "tournament_create": tournament_create,

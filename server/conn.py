@@ -133,6 +133,9 @@ class Conn:
         self.closing: asyncio.Task | None = None  # the closing handshake of close_soon
         self.closed = False
         self.close_reason = ""
+        self.dropped = 0  # messages never sent (server.metrics)
+        self.act_req: tuple | None = None  # the request of the action being timed (server.metrics)
+        self.act_at = 0.0  # when it was read (loop time)
         transport = ws.transport
         sock = transport.get_extra_info("socket") if transport is not None else None
         if sock is not None:
@@ -190,6 +193,7 @@ class Conn:
     def _enqueue(self, data) -> None:
         if len(self.queue) >= self.limits.out_queue or self.queued + len(data) > self.limits.out_bytes:
             log.info("%r: outgoing queue full, disconnecting", self)
+            self.dropped += 1
             self.abort("too slow")
             return
         self.queue.append(data)
@@ -234,6 +238,7 @@ class Conn:
                 self.writer = None
 
     def _drop_queue(self) -> None:
+        self.dropped += len(self.queue)
         self.queue.clear()
         self.queued, self.snapshot = 0, None
 

@@ -64,6 +64,7 @@ class Connections:
     def on_close(self, conn: Conn) -> None:
         conn.closed = True
         conn.stop_writer()
+        self.metrics.conn_closed(conn)
         pid = conn.player
         if pid is None or self.conns.get(pid) is not conn:
             return  # not signed in, or already replaced by a newer connection

@@ -34,6 +34,8 @@ class Frames:
             conn.push(msg, encoding)
         else:
             conn.send(msg, encoding)
+        if req is conn.act_req:  # an action's answer: what it sent every seat is written by now
+            self.metrics.acted(conn, msg)
         if req is conn.waiting:
             conn.waiting = None
             if conn.inbox:  # not from here: the caller (a room's task, a commit) finishes first

@@ -1,7 +1,8 @@
 """Plain HTTP on the websocket port, through websockets' ``process_request`` hook.
 
-``/ws`` goes on to the websocket handshake; ``/api/...`` answers JSON; anything else is a file of the
-browser client's build (``web_client/dist``) or, until that exists, a page saying how to connect.
+``/ws`` goes on to the websocket handshake; ``/api/...`` answers JSON; ``/metrics`` is for Prometheus
+(server.metrics); anything else is a file of the browser client's build (``web_client/dist``) or, until
+that exists, a page saying how to connect.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from server.quotas import address_of
 ROOT = Path(__file__).resolve().parents[1]
 STATIC = ROOT / "web_client" / "dist"
 WS_PATH = "/ws"
+METRICS_PATH = "/metrics"
 MAX_STATIC = 8 * 2**20
 
 PLACEHOLDER = """<!doctype html>
@@ -96,12 +98,27 @@ def make_process_request(app):
     """The hook for ``serve``: ``app`` answers ``api(path) -> (status, obj)``."""
 
     async def process_request(connection, request):
+        try:
+            r = await answer(connection, request)
+        except Exception:
+            app.metrics.http_answer(500)  # websockets answers 500
+            raise
+        if r is None:
+            app.metrics.handshakes += 1
+        else:
+            app.metrics.http_answer(r.status_code)
+        return r
+
+    async def answer(connection, request):
         # The target's path: urlsplit would read "//[x" as a network location and raise.
         path = unquote(request.path.partition("?")[0].partition("#")[0])
         if path == WS_PATH:
             if not app.admit_address(connection):
                 return response(429, b"too many connections from your address\n", "text/plain; charset=utf-8")
             return None  # the websocket handshake goes on
+        if path == METRICS_PATH and app.settings.metrics:
+            body, content_type = app.metrics.render(request.headers.get("Accept"))
+            return response(200, body, content_type)
         if path.startswith("/api/"):
             ra = connection.remote_address
             query = request.path.partition("?")[2].partition("#")[0]

@@ -64,6 +64,7 @@ class Store:
         # pending writes stay queued and are retried with backoff; on_fault hears each change.
         self.fault: str | None = None
         self.on_fault: Callable[[str | None], None] | None = None
+        self.on_commit: Callable[[float, int], None] | None = None  # (seconds, writes) of each group commit
         self._retry_in = self.RETRY_FIRST
         self.file_id = file_id(path)  # the database file's (device, inode) when it was opened
 
@@ -356,7 +357,10 @@ class Store:
         problem = self._file_problem()
         if problem is None:
             try:
+                began = time.perf_counter()
                 results = self._write_batch_sync([b[:4] for b in batch])
+                if self.on_commit is not None:
+                    self.on_commit(time.perf_counter() - began, len(batch))
             except Exception as e:  # the commit failed: none of them landed
                 if storage_fault(e):
                     problem = f"the database cannot be written ({e})"
