@@ -74,6 +74,7 @@ class Events:
         players are seated but not yet connected (``seat_table`` does that)."""
         config = RoomConfig.from_dict({**e.config, **self.settings.table_config, "table": True, "private": True})
         room_id, invite, secret = self._room_keys()
+        secret = e.secret or secret  # a duplicate session's tables share one secret: the same walls
         room = Room.create_table(room_id, config, list(e.players), invite, secret, self.now(), bot_policies=self.bots)
         db_id = await self.store.add_room(room_id, config.to_dict(), None, [])
         task = RoomTask(self, db_id, room, secret, 0)

@@ -92,6 +92,8 @@ class TournamentTask:
             await self.commit(self.t.tick(now))
         elif isinstance(item, TableEvent):
             table, event = item.table, item.event
+            if event["t"] == "match_result" and "replay" not in event:
+                event = {**event, "replay": self.replay_id(table, event.get("record"))}
             try:
                 effects = self.t.table_event(table, event, now)
             except TournamentError as e:  # e.g. a result told twice after a restart: already recorded
@@ -207,6 +209,12 @@ class TournamentTask:
         if pid in (self.t.organiser, self.t.referee):
             v["rooms"] = self.rooms()
         return v
+
+    def replay_id(self, table: str, record) -> int | None:
+        """The id of a table's match (GET /api/matches/<id>), while its room is loaded."""
+        task = self.app.rooms.get(self.tables.get(table, ""))
+        number = record.get("match") if isinstance(record, dict) else None
+        return None if task is None else task.matches.get(number, {}).get("id")
 
     def view_names(self) -> dict[str, str]:
         return disambiguate({i: self.names[i] for i in self.t.participants() if i in self.names})

@@ -42,6 +42,7 @@ class TournamentConfig(TypedDict):
     claim_time: float
     bank: float
     false_win_penalty: bool
+    duplicate: bool
 
 
 class FoulEvidence(TypedDict):
@@ -117,7 +118,49 @@ class SessionView(TypedDict):
     state: str
     checkin_opens: float | None
     byes: list[str]
+    commitment: str | None  # duplicate: SHA-256 of the session's walls (seed and salt), before play
     tables: list[TableView]
+
+
+class DuplicateHolder(TypedDict):
+    """One table's holder of a wind seat of a deal (rooms/tournament/duplicate.py)."""
+    table: str
+    room_seat: int
+    player: str | None
+    points: int  # 盘分
+    compared: bool
+    diff: float | None  # 盘分 - the mean of the holders compared
+    replay: int | None  # the table's match (GET /api/matches/<id>)
+
+
+class DuplicateSeat(TypedDict):
+    seat: int  # the wind seat of the deal, 0..3 = E S W N
+    holders: list[DuplicateHolder]
+
+
+class DuplicateDeal(TypedDict):
+    hand: int
+    seats: list[DuplicateSeat]
+
+
+class DuplicateSession(TypedDict):
+    session: int
+    commitment: str | None
+    seed: str | None  # revealed once the session is over
+    salt: str | None
+    deals: list[DuplicateDeal]
+
+
+class DuplicateRow(TypedDict):
+    place: int
+    player: str
+    score: float
+    deals: int
+
+
+class DuplicateView(TypedDict):
+    sessions: list[DuplicateSession]
+    standings: list[DuplicateRow]
 
 
 class StandingRow(TypedDict):
@@ -177,6 +220,7 @@ class TournamentView(TypedDict):
     standings: list[StandingRow]
     teams: list[TeamRow]
     suspended: list[str]
+    duplicate: DuplicateView | None  # duplicate (复式) events only
     sanctions: list[SanctionRecord]
     notices: list[SanctionRecord]
     rooms: NotRequired[dict[str, TableRoom]]  # referee and organiser: each table's room

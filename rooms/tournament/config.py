@@ -54,6 +54,7 @@ class TournamentConfig:
     claim_time: float = 8.0  # decisions.md item 14
     bank: float = 60.0
     false_win_penalty: bool = False  # decisions.md item 12: tables let players declare freely, R98 penalties
+    duplicate: bool = False  # 复式: every table of a session plays the same walls (rooms/tournament/duplicate.py)
 
     def __post_init__(self):
         if type(self.name) is not str or not 1 <= len(self.name.strip()) <= 60 or len(self.name) > 60:
@@ -81,7 +82,7 @@ class TournamentConfig:
         _seconds("checkin_before", self.checkin_before)
         _int("max_players", self.max_players, 1, MAX_PLAYERS)
         _int("min_players", self.min_players, 1, self.max_players)
-        for f in ("fill_bots", "checkin_required", "false_win_penalty"):
+        for f in ("fill_bots", "checkin_required", "false_win_penalty", "duplicate"):
             if type(getattr(self, f)) is not bool:
                 raise _bad(f"{f} must be a bool, got {getattr(self, f)!r}")
         if not self.fill_bots and self.min_players < 4:

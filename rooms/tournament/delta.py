@@ -20,7 +20,7 @@ The public delta's fields (each optional):
 
 from __future__ import annotations
 
-from rooms.tournament import report
+from rooms.tournament import duplicate, report
 
 # Entries that change only their own table's view.
 _TABLE_ONLY = frozenset(("hand", "table_start", "substitute", "time_up"))
@@ -66,6 +66,8 @@ class Deltas:
                 out["unregistered"] = gone
             if kinds & _SANCTION:
                 out["set"] = {"suspended": [p for p in tour.players if tour.sanctions.suspended(p)]}
+                if tour.config.duplicate:  # a penalty changes a 盘分, so the comparisons with it
+                    out["set"]["duplicate"] = duplicate.view(tour)
             self._standings(tour, out)
             return out, _with_hidden(tour, out, personal), False
         # Anything else (sessions starting and ending, the referee, the end): the whole public view.

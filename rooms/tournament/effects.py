@@ -12,6 +12,8 @@ class OpenTable(NamedTuple):
     table: str
     players: list
     config: dict  # rooms.config.RoomConfig fields; ``hands`` may be any of 1..16
+    secret: bytes | None = None  # the room's secret (its walls), or None: the server draws one. A duplicate
+    # session gives every table the same secret, so every table deals the same walls
 
 
 class TableCommand(NamedTuple):

@@ -8,6 +8,11 @@ from __future__ import annotations
 from rooms.tournament.standard import display, standard_scores
 from rooms.tournament.states import DONE
 
+
+def _duplicate():  # rooms.tournament.duplicate uses this module's seat_results
+    from rooms.tournament import duplicate
+    return duplicate
+
 BASE = 500  # R98 第五条 基础比赛分: 500 per player per 局
 
 
@@ -74,6 +79,7 @@ def public_view(tour) -> dict:
         "players": player_rows(tour), "sessions": [session_view(tour, s) for s in tour.sessions],
         "standings": tour.standings(), "teams": tour.team_standings(),
         "suspended": [p for p in tour.players if tour.sanctions.suspended(p)],
+        "duplicate": _duplicate().view(tour),
     }
 
 
@@ -133,7 +139,7 @@ def hidden_warnings(tour, ids) -> set[str]:
 def session_view(tour, s) -> dict:
     return {"index": s.index, "scheduled": s.scheduled, "start": s.start, "ended": s.ended, "state": s.state,
             "checkin_opens": None if s.scheduled is None else s.scheduled - tour.config.checkin_before,
-            "byes": list(s.byes), "tables": [table_view(tour, t) for t in s.tables]}
+            "byes": list(s.byes), "commitment": s.commitment, "tables": [table_view(tour, t) for t in s.tables]}
 
 def table_view(tour, t) -> dict:
     hands = [{"hand": h, **{k: v for k, v in t.hands[h].items() if k != "hand"}} for h in sorted(t.hands)]

@@ -26,7 +26,8 @@ def match_result(tour, t, ev: dict, now: float) -> list[dict]:
     if not isinstance(hands, list):
         raise TournamentError(E.BAD_EVENT, "match_result: hands must be a list")
     missing = [h for h in map(_hand, hands) if h["hand"] not in t.hands]
-    return [{"k": "table_end", "table": t.key, "hands": missing}]
+    replay = ev.get("replay")  # the server's id of the match (its replay), if it knows it
+    return [{"k": "table_end", "table": t.key, "hands": missing, **({"replay": replay} if type(replay) is int else {})}]
 
 
 def offence(tour, t, ev: dict, now: float) -> list[dict]:

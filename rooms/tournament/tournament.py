@@ -34,7 +34,7 @@ from rooms.tournament.table_events import OFFENCES
 from rooms.tournament import referee as referees
 from rooms.tournament.referee import text as _text
 from rooms.tournament.seating import meetings, seat_tables
-from rooms.tournament import report
+from rooms.tournament import duplicate, report
 from rooms.tournament.report import BASE
 from rooms.tournament.standard import standings, team_standings
 
@@ -64,6 +64,7 @@ class Table:
     last_hand: int | None = None  # after time is called: the hand that was in play (none after it)
     watched: bool = False  # the server reports who has taken their seat (table event "seats")
     seated: set = field(default_factory=set)  # seats whose player has taken them
+    replay: int | None = None  # the match id of the table's replay, when the server reported it
 
     def seat_of(self, player: str) -> int | None:
         return self.seats.index(player) if player in self.seats else None
@@ -85,6 +86,7 @@ class Session:
     tables: list = field(default_factory=list)
     byes: list = field(default_factory=list)  # R98 第十二条 轮空 (only without fill_bots)
     checkins: dict = field(default_factory=dict)  # player -> when they checked in
+    commitment: str | None = None  # duplicate: SHA-256 of the walls' seed and salt, committed at the start
 
 
 class Tournament:
@@ -265,7 +267,7 @@ class Tournament:
 
     def _apply_session_start(self, e, now):
         s = self.sessions[e["session"] - 1]
-        s.state, s.start, s.byes = RUNNING, e["start"], list(e["byes"])
+        s.state, s.start, s.byes, s.commitment = RUNNING, e["start"], list(e["byes"]), e.get("commitment")
         self.state = RUNNING
         out = []
         for i, seats in enumerate(e["tables"]):
@@ -275,7 +277,8 @@ class Tournament:
         out.append(self._notify("all", "session_started", session=s.index, start=s.start, byes=s.byes,
                                 tables=[{"table": t.key, "players": list(t.seats)} for t in s.tables]))
         config = self.config.table_config()
-        out += [OpenTable(t.key, list(t.seats), dict(config)) for t in s.tables]
+        secret = duplicate.table_secret(self.secret, s.index) if self.config.duplicate else None
+        out += [OpenTable(t.key, list(t.seats), dict(config), secret) for t in s.tables]
         return out
 
     def _apply_table_start(self, e, now):
@@ -308,7 +311,7 @@ class Tournament:
         t = self.tables[e["table"]]
         for rec in e["hands"]:  # hands the match record has and no hand_result brought
             t.hands.setdefault(rec["hand"], dict(rec))
-        t.state = DONE
+        t.state, t.replay = DONE, e.get("replay")
         return [self._notify("all", "table_finished", table=t.key, seats=report.seat_results(self, t))]
 
     def _apply_session_end(self, e, now):
@@ -408,7 +411,8 @@ class Tournament:
         met = meetings([[t.seats for t in x.tables] for x in self.sessions if x.state == DONE])
         tables = seat_tables(self.config.seating, ranked, rng, first=first, met=met,
                              lookahead=s.index < self.config.sessions)
-        return {"k": "session_start", "session": s.index, "start": start, "tables": tables, "byes": byes}
+        walls = {"commitment": duplicate.draw(self.secret, s.index)["commitment"]} if self.config.duplicate else {}
+        return {"k": "session_start", "session": s.index, "start": start, "tables": tables, "byes": byes, **walls}
 
     def _system_sanction(self, kind: str, player: str, *, reason: str, points: int = 0, session=None,
                          table=None, hand=None, offence=None, reported=None, evidence=None) -> dict:

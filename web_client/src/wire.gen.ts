@@ -832,6 +832,7 @@ export interface TournamentConfig {
   claim_time: number;
   bank: number;
   false_win_penalty: boolean;
+  duplicate: boolean;
 }
 
 export interface FoulEvidence {
@@ -907,7 +908,49 @@ export interface SessionView {
   state: string;
   checkin_opens: number | null;
   byes: string[];
+  commitment: string | null;
   tables: TableView[];
+}
+
+/** One table's holder of a wind seat of a deal (rooms/tournament/duplicate.py). */
+export interface DuplicateHolder {
+  table: string;
+  room_seat: number;
+  player: string | null;
+  points: number;
+  compared: boolean;
+  diff: number | null;
+  replay: number | null;
+}
+
+export interface DuplicateSeat {
+  seat: number;
+  holders: DuplicateHolder[];
+}
+
+export interface DuplicateDeal {
+  hand: number;
+  seats: DuplicateSeat[];
+}
+
+export interface DuplicateSession {
+  session: number;
+  commitment: string | null;
+  seed: string | null;
+  salt: string | null;
+  deals: DuplicateDeal[];
+}
+
+export interface DuplicateRow {
+  place: number;
+  player: string;
+  score: number;
+  deals: number;
+}
+
+export interface DuplicateView {
+  sessions: DuplicateSession[];
+  standings: DuplicateRow[];
 }
 
 export interface StandingRow {
@@ -967,6 +1010,7 @@ export interface TournamentView {
   standings: StandingRow[];
   teams: TeamRow[];
   suspended: string[];
+  duplicate: DuplicateView | null;
   sanctions: SanctionRecord[];
   notices: SanctionRecord[];
   rooms?: Record<string, TableRoom>;

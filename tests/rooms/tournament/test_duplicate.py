@@ -1,0 +1,191 @@
+"""Duplicate (复式) tournaments: every table of a session gets the same walls (one secret for all its
+rooms), committed by hash before play and revealed after, and each player is compared with the players
+who held the same tiles at the other tables (docs/tournaments.md "Duplicate")."""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from fractions import Fraction
+
+from game import match as gm
+from game.rules import Rules
+from rooms.room import match_seed
+from rooms.tournament import OpenTable
+from rooms.tournament.delta import Deltas, apply
+from tests.rooms.tournament.support import REF, SECRET, hand, make, register
+
+PLAYERS = [f"p{i}" for i in range(8)]
+# decisions.md item 8, written out here rather than taken from game.match: the wind seat (0..3 = E S W N)
+# of the player who sat down at room seat p, in round r.
+SCHEME = {0: "ESNW", 1: "SEWN", 2: "WNES", 3: "NWSE"}
+
+
+def holder_seat(wind: int, hand0: int) -> int:
+    """The room seat holding wind seat ``wind`` in the room's hand ``hand0`` (0-based)."""
+    return next(p for p in range(4) if SCHEME[p][hand0 // 4] == "ESWN"[wind])
+
+
+def started(players=PLAYERS, **config):
+    config = {"duplicate": True, "checkin_required": False, "seating": "random", "hands": 4, **config}
+    t = make(**config)
+    register(t, players)
+    out = t.handle("org", {"t": "start"}, 10.0)
+    return t, [e for e in out if isinstance(e, OpenTable)]
+
+
+def finish(t, deltas_by_table: dict[str, list[list[int]]], now=20.0, void: dict | None = None):
+    """Report each table's hands (deltas by room seat) and its match result."""
+    void = void or {}
+    for key, hands in deltas_by_table.items():
+        for i, d in enumerate(hands):
+            t.table_event(key, {"t": "hand_result", "record": hand(i, d, void=(key, i) in void)}, now)
+        t.table_event(key, {"t": "match_result", "record": {"match": 1, "hands": []}, "replay": 100 + int(key[-1])},
+                      now)
+
+
+def expected(t, deltas_by_table, skip=()) -> tuple[dict, dict]:
+    """Per (hand0, wind, table): 盘分 − the mean of the holders compared, and each player's total."""
+    diffs, totals = {}, {}
+    hands = len(next(iter(deltas_by_table.values())))
+    for h in range(hands):
+        for w in range(4):
+            seat = holder_seat(w, h)
+            held = [(k, t.tables[k].seats[seat], d[h][seat]) for k, d in deltas_by_table.items()
+                    if t.tables[k].seats[seat] is not None and (k, h) not in skip]
+            if not held:
+                continue
+            mean = Fraction(sum(x[2] for x in held), len(held))
+            for k, p, pts in held:
+                diffs[(h, w, k)] = pts - mean
+                totals[p] = totals.get(p, 0) + pts - mean
+    return diffs, totals
+
+
+def got_diffs(view) -> dict:
+    return {(d["hand"] - 1, s["seat"], x["table"]): x["diff"] for d in view["deals"] for s in d["seats"]
+            for x in s["holders"] if x["diff"] is not None}
+
+
+def test_every_table_of_a_duplicate_session_gets_the_same_walls():
+    t, opened = started()
+    assert len(opened) == 2
+    secrets = {e.secret for e in opened}
+    assert len(secrets) == 1 and None not in secrets
+    walls = []
+    for e in opened:
+        m, _ = gm.start_match(Rules(hands=4), seed=match_seed(e.secret, 1))
+        walls.append(m.hand.wall)
+    assert walls[0] == walls[1]
+    # A tournament that is not duplicate leaves the walls to the server (a new secret per room).
+    plain = make(checkin_required=False, seating="random")
+    register(plain, PLAYERS)
+    assert {e.secret for e in plain.handle("org", {"t": "start"}, 10.0) if isinstance(e, OpenTable)} == {None}
+    assert plain.view(None)["duplicate"] is None
+
+
+def test_the_walls_are_committed_before_play_and_the_hash_checks_after_the_reveal():
+    t, opened = started()
+    v = t.view(None)
+    c = v["sessions"][0]["commitment"]
+    assert isinstance(c, str) and len(c) == 64
+    assert v["duplicate"]["sessions"][0] == {"session": 1, "commitment": c, "seed": None, "salt": None, "deals": []}
+    keys = [e.table for e in opened]
+    finish(t, {k: [[0, 0, 0, 0]] * 4 for k in keys})
+    s = t.view(None)["duplicate"]["sessions"][0]
+    assert s["commitment"] == c
+    assert hashlib.sha256(f"{s['seed']}:{s['salt']}".encode()).hexdigest() == c
+    assert int(s["seed"]) == match_seed(opened[0].secret, 1)  # the seed every table room deals from
+
+
+def test_duplicate_scores_of_two_tables_by_hand():
+    t, opened = started(hands=4)
+    a, b = (e.table for e in opened)
+    # Hand 1 (all in the first round: room seat p holds wind p). Table a: East self-draws 8 (+24, -8 each);
+    # table b: South wins 40 off West... written out by room seat.
+    deltas = {a: [[24, -8, -8, -8], [0, 0, 0, 0], [-10, 10, 0, 0], [0, 0, 0, 0]],
+              b: [[-8, 40, -16, -16], [0, 0, 0, 0], [0, 0, 5, -5], [3, -1, -1, -1]]}
+    finish(t, deltas)
+    v = t.view(None)["duplicate"]
+    d = got_diffs(v["sessions"][0])
+    # By hand: East of hand 1 held 24 at a and -8 at b: mean 8, so +16 and -16; South: -8 and 40, mean 16.
+    assert (d[(0, 0, a)], d[(0, 0, b)]) == (16, -16)
+    assert (d[(0, 1, a)], d[(0, 1, b)]) == (-24, 24)
+    assert (d[(0, 2, a)], d[(0, 2, b)], d[(0, 3, a)], d[(0, 3, b)]) == (4, -4, 4, -4)
+    want, totals = expected(t, deltas)
+    assert d == {k: round(float(x), 2) for k, x in want.items()}
+    rows = {r["player"]: r for r in v["standings"]}
+    assert {p: r["score"] for p, r in rows.items()} == {p: round(float(x), 2) for p, x in totals.items()}
+    assert sorted(r["score"] for r in v["standings"])[::-1] == [r["score"] for r in v["standings"]]
+    assert all(r["deals"] == 4 for r in v["standings"])
+    # Each holder's replay link is its table's match.
+    links = {x["table"]: x["replay"] for dd in v["sessions"][0]["deals"] for s in dd["seats"] for x in s["holders"]}
+    assert links == {a: 100 + int(a[-1]), b: 100 + int(b[-1])}
+
+
+def test_sixteen_hands_move_the_holders_through_the_winds():
+    t, opened = started(hands=16)
+    rng = random.Random(3)
+    deltas = {}
+    for e in opened:
+        hands = []
+        for _ in range(16):
+            x = [rng.randrange(-30, 31, 2) for _ in range(3)]
+            hands.append([*x, -sum(x)])
+        deltas[e.table] = hands
+    finish(t, deltas)
+    v = t.view(None)["duplicate"]
+    want, totals = expected(t, deltas)
+    assert got_diffs(v["sessions"][0]) == {k: round(float(x), 2) for k, x in want.items()}
+    assert {r["player"]: r["score"] for r in v["standings"]} == {p: round(float(x), 2) for p, x in totals.items()}
+    # In round 2 (hands 5-8) East is held by the players who sat down South (decisions.md item 8).
+    east5 = v["sessions"][0]["deals"][4]["seats"][0]["holders"]
+    assert [x["player"] for x in east5] == [t.tables[k].seats[1] for k in deltas]
+
+
+def test_bots_voids_and_penalties_are_left_out_or_counted():
+    # Six players and two can't-win bots: a bot's seat is not compared; a void hand is compared only where
+    # it was played; a referee's penalty is part of 盘分, so it moves the difference (and the deltas carry it).
+    t, opened = started(players=PLAYERS[:6], hands=4)
+    keys = [e.table for e in opened]
+    assert sum(p is None for e in opened for p in e.players) == 2
+    rng = random.Random(9)
+    deltas = {k: [[rng.randrange(-20, 21) for _ in range(4)] for _ in range(4)] for k in keys}
+    finish(t, deltas, void={(keys[1], 3): True})
+    v = t.view(None)["duplicate"]
+    want, _ = expected(t, {k: [[0 if (k, h) == (keys[1], 3) else x for x in d[h]] for h in range(4)]
+                           for k, d in deltas.items()}, skip={(keys[1], 3)})
+    assert got_diffs(v["sessions"][0]) == {k: round(float(x), 2) for k, x in want.items()}
+    bots = [x for d in v["sessions"][0]["deals"] for s in d["seats"] for x in s["holders"] if x["player"] is None]
+    assert bots and all(not x["compared"] and x["diff"] is None for x in bots)
+
+    victim = t.tables[keys[0]].seats[0] or t.tables[keys[0]].seats[1]
+    deltas_state = Deltas(t)
+    before = t.view(None)
+    t.take_log()
+    t.handle(REF, {"t": "sanction", "player": victim, "kind": "points", "points": 10, "reason": "slow",
+                   "table": keys[0], "hand": 1}, 30.0)
+    entries = t.take_log()
+    delta, _, _ = deltas_state.after(t, entries)
+    after = t.view(None)
+    old = {r["player"]: r["score"] for r in before["duplicate"]["standings"]}
+    new = {r["player"]: r["score"] for r in after["duplicate"]["standings"]}
+    seat = t.tables[keys[0]].seats.index(victim)
+    other = t.tables[keys[1]].seats[seat]
+    share = 5.0 if other is not None else 0.0  # -10 against one other holder: half of it shows
+    assert round(new[victim] - old[victim], 2) == -share
+    if other is not None:
+        assert round(new[other] - old[other], 2) == share
+    moved = apply({**before, "tseq": 0}, {**delta, "from": 0, "tseq": 1})
+    assert moved["duplicate"] == after["duplicate"]
+
+
+def test_replay_rebuilds_the_duplicate_view():
+    t, opened = started()
+    finish(t, {e.table: [[4, -4, 2, -2]] * 4 for e in opened})
+    from rooms.tournament import Tournament
+    log = t.take_log()
+    assert Tournament.replay(log).view(None)["duplicate"] == t.view(None)["duplicate"]
+    assert any(e["k"] == "session_start" and len(e["commitment"]) == 64 for e in log)
+    shown = repr(t.view(None))  # the secrets stay on the server: only the seed of the walls is revealed
+    assert SECRET.hex() not in shown and opened[0].secret.hex() not in shown
