@@ -1,0 +1,104 @@
+"""A duplicate (复式) tournament over the wire: eight players at two tables, played by the test's random
+bots. Both tables deal the same tiles to the same seats in every hand; the walls' commitment, published
+before the first tile, checks against the seed and salt revealed after; each table's own reveal has that
+seed; and the duplicate scores are recomputed here from the hand results the tables recorded."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import random
+from fractions import Fraction
+
+from tests.server.client import play
+from tests.server.conftest import start, stop
+from tests.server.test_tournament import wait_view
+
+HANDS = 4  # one round: the player who sat down at room seat r holds wind seat r in every hand
+
+
+def deals_seen(c, room: str) -> list[list]:
+    """The tiles dealt to this player in each hand at ``room``, from the game messages it received."""
+    out = []
+    for m in c.frames:
+        if m.get("t") == "game" and m.get("room", room) == room:
+            out += [ev["tiles"] for ev in m["events"] if ev.get("t") == "deal" and ev.get("tiles")]
+    return out
+
+
+async def test_a_duplicate_event_of_eight_players_deals_the_same_walls_and_scores_by_the_same_tiles(tmp_path):
+    server = await start(str(tmp_path / "d.db"))
+    try:
+        rng = random.Random(20)
+        ref = await server.client(name="Referee")
+        ps = [await server.client(name=f"D{i}") for i in range(8)]
+        r = await ref.request({"t": "tournament_create", "config": {
+            "name": "Duplicate Cup", "type": "dazhong", "hands": HANDS, "duplicate": True,
+            "checkin_required": False, "seating": "random"}})
+        tid = r["tournament"]["id"]
+        for c in ps:
+            assert (await c.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "register"}}))["t"] == "ok"
+        assert (await ref.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "start"}}))["t"] == "ok"
+        v = await wait_view(ref, lambda v: v["sessions"][0]["state"] == "running")
+        committed = v["sessions"][0]["commitment"]
+        assert len(committed) == 64 and v["duplicate"]["sessions"][0]["seed"] is None
+
+        tables = {}
+        for c in ps:
+            m = await c.wait_for(lambda m: m.get("t") == "table", timeout=15)
+            tables[c.player] = (m["table"], m["room"])
+        records: dict[str, dict] = {}
+
+        async def play_table(c):
+            m = await play(c, rng, lambda m: m.get("t") == "match_result", timeout=180)
+            records.setdefault(m["room"], m["record"])
+            if not any(x.get("t") == "reveal" for x in c.frames):
+                await c.wait_for(lambda m: m.get("t") == "reveal", timeout=15)
+
+        await asyncio.gather(*(play_table(c) for c in ps))
+        reveals = {m["room"]: m for c in ps for m in c.frames if m.get("t") == "reveal"}
+        rooms = {k: room for k, room in tables.values()}
+        assert len(records) == 2 and set(reveals) == set(rooms.values())
+        east1 = records[rooms["1-1"]]["ids"][0]
+        r = await ref.request({"t": "tournament_cmd", "tournament": tid, "cmd": {
+            "t": "sanction", "player": east1, "kind": "points", "points": 10, "reason": "slow play",
+            "table": "1-1", "hand": 1}})
+        assert r["t"] == "ok", r
+        v = await wait_view(ref, lambda v: v["state"] == "finished" and any(
+            s["kind"] == "points" for s in v["sanctions"]))
+
+        # The walls: committed before play, the same seed at both tables, and the same tiles to the same seat.
+        dup = v["duplicate"]["sessions"][0]
+        assert dup["commitment"] == committed
+        assert hashlib.sha256(f"{dup['seed']}:{dup['salt']}".encode()).hexdigest() == committed
+        for room in rooms.values():
+            rv = reveals[room]
+            assert str(rv["seed"]) == dup["seed"]
+            assert hashlib.sha256(f"{rv['seed']}:{rv['salt']}".encode()).hexdigest() == rv["commitment"]
+        by_seat = {k: records[room]["ids"] for k, room in rooms.items()}
+        clients = {c.player: c for c in ps}
+        for seat in range(4):
+            a = deals_seen(clients[by_seat["1-1"][seat]], rooms["1-1"])
+            b = deals_seen(clients[by_seat["1-2"][seat]], rooms["1-2"])
+            assert len(a) == len(b) == HANDS and a == b, seat
+
+        # The duplicate scores, from the recorded hands: 盘分 (with the penalty) minus the mean of both holders.
+        points = {}
+        for k, room in rooms.items():
+            for h in records[room]["hands"]:
+                for seat, pid in enumerate(records[room]["ids"]):
+                    points[(k, h["hand"], seat)] = h["deltas"][seat] - (10 if (pid, h["hand"]) == (east1, 0) else 0)
+        totals: dict[str, Fraction] = {}
+        for h in range(HANDS):
+            for seat in range(4):
+                mean = Fraction(points[("1-1", h, seat)] + points[("1-2", h, seat)], 2)
+                for k in rooms:
+                    pid = by_seat[k][seat]
+                    totals[pid] = totals.get(pid, Fraction(0)) + points[(k, h, seat)] - mean
+        assert {r["player"]: r["score"] for r in v["duplicate"]["standings"]} == {
+            p: round(float(x), 2) for p, x in totals.items()}
+        assert any(x != 0 for x in totals.values())  # the penalty alone moves East's pair by ±5
+        holders = [x for d in dup["deals"] for s in d["seats"] for x in s["holders"]]
+        assert {x["table"]: x["replay"] for x in holders} == {k: reveals[room]["id"] for k, room in rooms.items()}
+    finally:
+        await stop(server)
