@@ -215,7 +215,7 @@ function HandBar({ s, g, opts, myTurn, readyMode, setReadyMode, claiming }: {
         ) : null}
         {myTurn ? <span class="muted small help">{t(winOffered ? "winHelp" : "discardHelp")}</span> : null}
       </div>
-      <div class="hand" data-testid="hand">
+      <div class={`hand${all.length > 10 ? " long" : ""}`} data-testid="hand">
         {all.map((x, i) => (
           <TileView
             key={`${i}-${x}`} t={x} size="hand" selected={myTurn && sel === i}
