@@ -119,6 +119,7 @@ export interface CreateForm {
   firstStart: string; // datetime-local
   gap: number; // minutes between scheduled starts; 0: later sessions are started by the organiser
   referee: string; // a player id; empty: yourself
+  duplicate?: boolean; // 复式: every table of a session plays the same walls
 }
 
 export type ConfigResult = { config: Record<string, unknown> } | { error: "name" | "start" | "past" | "numbers" };
@@ -133,6 +134,7 @@ export function buildConfig(f: CreateForm, me: string | null, nowSec: number): C
     name, type: f.type, sessions: f.sessions, hands: f.hands, time_limit: f.timeLimit, seating: f.seating,
   };
   if (f.timeLimit > 0) config.time_up = f.timeUp;
+  if (f.duplicate) config.duplicate = true;
   if (f.scheduled) {
     const first = parseDatetimeLocal(f.firstStart);
     if (first === null) return { error: "start" };

@@ -34,7 +34,7 @@ function view(over: Partial<TournamentView> = {}, you = "pA"): TournamentView {
     config: {
       name: "Spring cup", type: "guobiao", sessions: 2, hands: 4, time_limit: 0, time_up: "void", seating: "swiss",
       starts: [], checkin_before: 1800, max_players: 64, min_players: 4, fill_bots: true, checkin_required: true,
-      turn_time: 15, claim_time: 8, bank: 60, false_win_penalty: false,
+      turn_time: 15, claim_time: 8, bank: 60, false_win_penalty: false, duplicate: false,
     },
     organiser: "pR", referee: "pR", state: "running", created: 0, cancel_reason: null,
     you: { id: you, roles: you === "pR" ? ["organiser", "referee"] : [], registered: you !== "pR" },
@@ -46,16 +46,16 @@ function view(over: Partial<TournamentView> = {}, you = "pA"): TournamentView {
     ],
     sessions: [
       {
-        index: 1, scheduled: null, start: 100, ended: null, state: "running", checkin_opens: null, byes: [],
+        index: 1, scheduled: null, start: 100, ended: null, state: "running", checkin_opens: null, byes: [], commitment: null,
         tables: [{
           table: "1-1", session: 1, number: 1, state: "playing", started: 120, time_up: false,
           hands: [{ hand: 1, deltas: [8, -8, 0, 0], void: false, winner: 0, discarder: 1, self_drawn: false, total: 8 }],
           seats: SEATS,
         }],
       },
-      { index: 2, scheduled: null, start: null, ended: null, state: "pending", checkin_opens: null, byes: [], tables: [] },
+      { index: 2, scheduled: null, start: null, ended: null, state: "pending", checkin_opens: null, byes: [], commitment: null, tables: [] },
     ],
-    standings: [], teams: [], suspended: [], sanctions: [], notices: [],
+    standings: [], teams: [], suspended: [], sanctions: [], notices: [], duplicate: null,
     ...over,
   };
 }
@@ -118,6 +118,11 @@ describe("the create form's config", () => {
     expect(manual.time_up).toBe("finish");
   });
 
+  it("asks for a duplicate event only when the box is ticked", () => {
+    expect((buildConfig({ ...form, duplicate: true }, "pR", now) as any).config.duplicate).toBe(true);
+    expect("duplicate" in (buildConfig(form, "pR", now) as any).config).toBe(false);
+  });
+
   it("refuses what the server would", () => {
     expect(buildConfig({ ...form, name: "  " }, "pR", now)).toEqual({ error: "name" });
     expect(buildConfig({ ...form, firstStart: "2025-05-10T08:00" }, "pR", now)).toEqual({ error: "past" });
@@ -136,7 +141,7 @@ describe("what the viewer may do", () => {
 
   it("registration, check-in and the organiser's start", () => {
     const reg = view({ state: "registering", session: null, sessions: [
-      { index: 1, scheduled: 5000, start: null, ended: null, state: "pending", checkin_opens: 3200, byes: [], tables: [] },
+      { index: 1, scheduled: 5000, start: null, ended: null, state: "pending", checkin_opens: 3200, byes: [], commitment: null, tables: [] },
     ] }, "pA");
     expect(canRegister({ ...reg, you: { id: "pZ", roles: [], registered: false } }, 1000)).toBe(true);
     expect(canRegister({ ...reg, you: { id: "pZ", roles: [], registered: false } }, 5000)).toBe(false); // the start passed

@@ -15,6 +15,7 @@ import {
 } from "../tournament";
 import { formatTiles } from "../tiles";
 import { useApp, useNow } from "./common";
+import { DuplicateDeals, DuplicateStandings } from "./duplicate";
 import { ROOM_TYPES, typeName } from "./lobby";
 
 /** A word whose key is built from a server value (a state, a kind): the value itself if unknown. */
@@ -113,7 +114,7 @@ function defaultForm(): CreateForm {
   d.setSeconds(0, 0);
   return {
     name: "", type: "guobiao", sessions: 4, hands: 16, timeLimit: 0, timeUp: "void", seating: "swiss",
-    scheduled: true, firstStart: datetimeLocal(d), gap: 120, referee: "",
+    scheduled: true, firstStart: datetimeLocal(d), gap: 120, referee: "", duplicate: false,
   };
 }
 
@@ -177,6 +178,10 @@ export function CreateTournament({ s }: { s: AppState }) {
         </label>
       </div>
       <label class="check">
+        <input type="checkbox" name="t_duplicate" checked={f.duplicate} onChange={(e) => set({ duplicate: (e.target as HTMLInputElement).checked })} />
+        {t("tDuplicate")}
+      </label>
+      <label class="check">
         <input type="checkbox" name="t_scheduled" checked={f.scheduled} onChange={(e) => set({ scheduled: (e.target as HTMLInputElement).checked })} />
         {t("tScheduled")}
       </label>
@@ -224,6 +229,8 @@ export function TournamentPage({ id, s }: { id: string; s: AppState }) {
       <Overview s={s} v={v} now={now} />
       {isReferee(v) ? <RefereePanel s={s} v={v} /> : null}
       <Standings s={s} v={v} />
+      <DuplicateStandings s={s} v={v} />
+      {v.duplicate && !isReferee(v) ? <section class="card duplicate"><DuplicateDeals s={s} v={v} testid="dup-deals" /></section> : null}
       <NoticesCard s={s} v={v} now={now} />
       {v.you.registered || ownSanctions(v).length ? <MySanctions s={s} v={v} now={now} /> : null}
       <Schedule v={v} now={now} />
@@ -252,6 +259,7 @@ function Overview({ s, v, now }: { s: AppState; v: TournamentView; now: number }
       <p class="muted small facts">
         {typeName(c.type)} · {t(c.sessions === 1 ? "tSessionHands" : "tSessionsHands", c.sessions, c.hands)} · {tk(`seating_${c.seating}`)}
         {c.time_limit ? ` · ${c.time_limit}′ (${tk(`timeUp_${c.time_up}`)})` : ""}
+        {c.duplicate ? <> · <span class="tag" data-testid="t-duplicate">{t("dupTag")}</span></> : null}
       </p>
       <p class="small">
         {t("organiser")}: <b>{pname(s, v.organiser)}</b> · {t("referee")}: <b>{v.referee === null ? "–" : pname(s, v.referee)}</b>
@@ -519,6 +527,7 @@ function RefereePanel({ s, v }: { s: AppState; v: TournamentView }) {
         </div>
         <SanctionForm s={s} v={v} />
       </div>
+      {v.duplicate ? <DuplicateDeals s={s} v={v} testid="ref-dup-deals" /> : null}
       <h3>{t("allSanctions")}</h3>
       {v.sanctions.length === 0 ? <p class="muted">{t("noSanctions")}</p> : (
         <ul class="slist all" data-testid="sanction-list">
