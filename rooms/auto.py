@@ -13,7 +13,7 @@ from game.actions import CONTINUE, from_dict, to_dict as action_dict, with_seq
 from game.rules import Rules
 from game.state import auto_action
 from rooms import bot, bot_random, clock
-from rooms.config import PLAYING
+from rooms.config import BOT_LEVELS, PLAYING
 from rooms.messages import Outbound
 
 AUTO = "auto"  # the 托管 policy as a seat occupant: a seat left during a match when bots are off
@@ -42,16 +42,20 @@ class RoomTimers:
             auto = cfg.claim_time if not cfg.claim_early_close else max(cfg.bot_delay, cfg.claim_min)
             seats = m.seats()
             for p in [seats[s] for s in m.hand.claim.waiting]:
-                if self._automatic(p):
+                if self.external_bot(p) is not None:
+                    out.append(self._external_timer(p, self.turn_started + auto, self.turn_started + cfg.claim_time, p))
+                elif self._automatic(p):
                     out.append((self.turn_started + auto, p, lambda p=p: self._auto_entry(p)))
                 out.append((self.turn_started + cfg.claim_time, 4 + p, lambda p=p: self._auto_entry(p, "timeout")))
         elif m.phase == gm.PLAYING:
             (p,) = gm.pending(m)
-            if self._automatic(p):
-                out.append((self.turn_started + cfg.bot_delay, 0, lambda: self._auto_entry(p)))
             free = clock.free_time(cfg, self.turn_first)
-            out.append((clock.turn_deadline(self.turn_started, free, self.banks[p]), 1,
-                        lambda: self._auto_entry(p, "timeout")))
+            deadline = clock.turn_deadline(self.turn_started, free, self.banks[p])
+            if self.external_bot(p) is not None:
+                out.append(self._external_timer(p, self.turn_started + cfg.bot_delay, deadline, 0))
+            elif self._automatic(p):
+                out.append((self.turn_started + cfg.bot_delay, 0, lambda: self._auto_entry(p)))
+            out.append((deadline, 1, lambda: self._auto_entry(p, "timeout")))
         elif m.phase == gm.BETWEEN:
             for p in gm.pending(m):
                 if self._automatic(p):
@@ -92,6 +96,8 @@ class RoomTimers:
         """The bot's choice from its own view only, or None if it chose nothing legal (or failed)."""
         level = self.seats[p].bot
         choose = self._policies.get(level) or self._bot(level)
+        if choose is None:
+            return None
         view = self._view(p)
         try:
             a = choose(view)
@@ -105,9 +111,11 @@ class RoomTimers:
         """A bot of ``level`` can play here: a policy the server gave, or one of the rooms' bots."""
         return level in self._policies or self._bot(level) is not None
 
-    def _bot(self, level: str) -> Callable:
+    def _bot(self, level: str) -> Callable | None:
+        """None for a level this server does not have (an external bot no longer registered after a
+        restart: its seat gets the safe action, logged ``bot_error``)."""
         if level not in self._bots:
-            self._bots[level] = load_bot(level, self.rules)
+            self._bots[level] = load_bot(level, self.rules) if level in BOT_LEVELS else None
         return self._bots[level]
 
     def _run(self, now: float) -> list[Outbound]:

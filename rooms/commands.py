@@ -149,8 +149,8 @@ def add_bot(room, pid, cmd, now):
     if not room.config.bots:
         raise RoomError(E.BOTS_DISABLED, "this room has no bots")
     level = cmd.get("level", "fan")
-    if level not in BOT_LEVELS:
-        raise RoomError(E.BAD_COMMAND, f"level must be one of {BOT_LEVELS}, got {level!r}")
+    if level not in BOT_LEVELS and not (isinstance(level, str) and room.external_level(level)):
+        raise RoomError(E.BAD_COMMAND, f"level must be one of {BOT_LEVELS} or a bot of this server, got {level!r}")
     if not room.bot_level_available(level):
         raise RoomError(E.BOTS_DISABLED, f"no {level} bot on this server")
     return {"k": "add_bot", "seat": _seat_arg(room, cmd), "level": level}

@@ -42,6 +42,7 @@ class RoomConfig:
     abandon_after: float = 600.0  # a match whose humans are all gone is disposable after this
     table: bool = False  # a tournament table (Room.create_table): fixed seats, started by the server
     ranked: bool = False  # finished matches change ratings (docs/ratings.md); quick matches always are
+    flowers: bool = True  # False: 136 tiles, no flowers (the contest format external bots expect, docs/bots.md)
 
     def __post_init__(self):
         if self.type not in ROOM_TYPES:
@@ -69,7 +70,8 @@ class RoomConfig:
 
     def rules(self) -> Rules:
         return rules_for(self.type, hands=self.hands, false_win_penalty=self.false_win_penalty,
-                         pair_258_points=self.pair_258_points, declared_ready_points=self.declared_ready_points)
+                         pair_258_points=self.pair_258_points, declared_ready_points=self.declared_ready_points,
+                         flowers=self.flowers)
 
     def to_dict(self) -> dict:
         return asdict(self)

@@ -23,6 +23,7 @@ from game.rules import Rules
 from game.state import CLAIM as HAND_CLAIM
 from rooms import clock, commands, errors as E
 from rooms.auto import AUTO, AUTO_PER_CALL, RoomTimers, load_bot  # noqa: F401 (AUTO_PER_CALL, load_bot: API)
+from rooms.botzone_seats import ExternalSeats
 from rooms.config import LOBBY, PLAYING, RoomConfig
 from rooms.effects import ROOM_CHANGED, Announce, Answered, Effect, GameEvents, HintAsked, Notice
 from rooms.errors import NOT_TABLE, RoomError
@@ -63,7 +64,7 @@ def _check_keys(invite: str, secret: bytes) -> None:
         raise ValueError("secret: at least 16 random bytes from the server")
 
 
-class Room(RoomTimers, RoomMessages):
+class Room(RoomTimers, ExternalSeats, RoomMessages):
     # ------------------------------------------------------------------------------------------
     # Creation, replay
 
@@ -135,6 +136,8 @@ class Room(RoomTimers, RoomMessages):
         """An empty room: every attribute is here; the ``create`` entry (``_apply_create``) fills them."""
         self._policies = dict(bot_policies or {})
         self._bots: dict[str, Callable] = {}  # level -> choose, built with the room's rules
+        self._given: dict = {}  # player -> an external bot's answer not yet due (rooms/botzone_seats.py)
+        self.bot_faults: list[dict[str, int]] = [{} for _ in range(4)]  # per seat: external bot answers replaced
         self._hint_sent: dict[str, object] = {}  # player -> the hint last sent (sent again only when it changes)
         self._hint_memo: dict[int, tuple] = {}  # seat -> (inputs, hint) of the last _seat_hint
         self._log: list[dict] = []

@@ -43,6 +43,7 @@ class SeatInfo(TypedDict):
     no_win: bool  # an unranked bot that cannot win plays the seat (tournament tables)
     substitute: bool
     replaces: str | None  # the player a substitute stands in for
+    faults: NotRequired[dict[str, int]]  # an external bot's seat: answers replaced ("late", "bad"), docs/bots.md
 
 
 class RoomInfo(TypedDict):

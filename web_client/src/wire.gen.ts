@@ -24,6 +24,7 @@ export interface RoomConfig {
   abandon_after: number;
   table: boolean;
   ranked: boolean;
+  flowers: boolean;
 }
 
 export interface Envelope {
@@ -44,6 +45,7 @@ export interface SeatInfo {
   no_win: boolean;
   substitute: boolean;
   replaces: string | null;
+  faults?: Record<string, number>;
 }
 
 export interface RoomInfo {

@@ -1,0 +1,90 @@
+"""Seats played by external bots (docs/bots.md): the room side. Pure: the server runs the bot, translates
+its answer (rooms/botzone.py) and hands it in with ``bot_answer``; the room commits it when due, or a
+safe action when the answer is late or unusable. Mixed into ``rooms.room.Room``.
+
+An answer is committed no sooner than a built-in bot's would be (``bot_delay``; in a claim window the
+moment every automatic answer comes, docs/rooms.md "Claim windows never tell"). The safe action
+(PASS, or discarding the drawn tile; game.state.auto_action without 和) replaces an answer that has
+not come ``answer_time`` after the decision started, or that is not one of the seat's legal actions;
+it is logged ``by: "bot_late"`` or ``"bot_error"`` and counted in the seat's ``faults``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from game import match as gm
+from game.actions import CONTINUE, Action, to_dict as action_dict
+from game.state import auto_action
+from rooms.config import PLAYING
+
+
+@dataclass(frozen=True, slots=True)
+class ExternalBot:
+    """A registered external bot as rooms see it (the server's ``bot_policies`` value for its name)."""
+    name: str
+    answer_time: float  # seconds per answer
+
+    def __call__(self, view: dict):
+        """Between hands it only says continue (the room asks the bot nothing then)."""
+        return CONTINUE if {"a": "continue"} in view.get("legal", ()) else None
+
+
+@dataclass(frozen=True, slots=True)
+class Given:
+    seq: int
+    at: float
+    action: Action | None  # None: the answer was malformed or illegal, or the bot failed
+
+
+class ExternalSeats:
+    def external_bot(self, p: int) -> ExternalBot | None:
+        s = self.seats[p]
+        if s is None or s.bot is None:
+            return None
+        policy = self._policies.get(s.bot)
+        return policy if isinstance(policy, ExternalBot) else None
+
+    def external_level(self, level: str) -> bool:
+        """``level`` names an external bot the server registered."""
+        return isinstance(self._policies.get(level), ExternalBot)
+
+    def external_players(self) -> list[int]:
+        return [p for p in range(4) if self.external_bot(p) is not None]
+
+    def bot_answer(self, player: int, seq: int, action: Action | None, now: float) -> list:
+        """An external bot's answer to the decision at ``seq`` (None: it gave nothing usable). Kept until
+        due; an answer to a decision already taken is dropped."""
+        now = max(now, self.last_now)
+        m = self.match
+        if (self.phase == PLAYING and m.phase == gm.PLAYING and seq == m.seq and self.external_bot(player)
+                and player in gm.pending(m)):
+            self._given[player] = Given(seq, now, action)
+            self._settled = None
+        return self._run(now)
+
+    def _external_timer(self, p: int, earliest: float, limit: float, order: int) -> tuple:
+        """The automatic entry of an external bot's seat: its answer once given and due, else at
+        ``answer_time`` (or ``limit``, the room's own timeout, if sooner) the safe action."""
+        given = self._given.get(p)
+        if given is not None and given.seq == self.match.seq:
+            return (max(given.at, earliest), order, lambda: self._external_entry(p, given.action))
+        late = min(self.turn_started + self.external_bot(p).answer_time, limit)
+        return (late, order, lambda: self._replaced(p, "bot_late"))
+
+    def _external_entry(self, p: int, action: Action | None) -> dict:
+        self._given.pop(p, None)
+        if action is None or action not in self._legal(p):
+            return self._replaced(p, "bot_error")
+        return {"k": "act", "player": p, "action": action_dict(action), "by": "bot"}
+
+    def _replaced(self, p: int, why: str) -> dict:
+        self._given.pop(p, None)
+        m = self.match
+        faults = self.bot_faults[p]
+        key = "late" if why == "bot_late" else "bad"
+        faults[key] = faults.get(key, 0) + 1
+        return {"k": "act", "player": p, "action": action_dict(auto_action(m.hand, m.seat_of(p), win=False)), "by": why}
+
+
+__all__ = ["ExternalBot", "ExternalSeats"]
