@@ -18,7 +18,10 @@ export interface Prefs {
   login: string; // the claimed account's login name this browser last signed in to ("": a guest)
   autoWin: boolean; // declare a win as soon as one is offered (off unless switched on)
   noCalls: boolean; // never asked to chow, pung or kong a discard: such windows pass by themselves
+  quickHands: number; // the quick-match length last chosen: 4, 8 or 16
 }
+
+export const QUICK_HANDS = [4, 8, 16] as const;
 
 const KEY_TOKEN = "guobiao.token";
 const KEY_PREFS = "guobiao.prefs";
@@ -126,6 +129,7 @@ export class App {
       login: typeof p.login === "string" ? p.login : "",
       autoWin: p.autoWin === true,
       noCalls: p.noCalls === true,
+      quickHands: QUICK_HANDS.includes(p.quickHands as 4) ? p.quickHands! : 4,
     };
   }
 
@@ -208,7 +212,7 @@ export class App {
           this.followRoute();
           this.send({ t: "rooms" });
           // A restarted server has forgotten its quick-match queue: take our place in it again.
-          if (!msg.queued && before.queued) this.quick(before.queued);
+          if (!msg.queued && before.queued) this.quick(before.queued, before.quickHands ?? undefined);
         }
         // The server forgets who follows what when it restarts: ask again.
         if (this.route.tournament) this.openTournament(this.route.tournament);
@@ -445,8 +449,8 @@ export class App {
     this.send({ t: "rooms" });
   }
 
-  quick(type: string): void {
-    this.send({ t: "quick", type });
+  quick(type: string, hands: number = this.prefs.quickHands): void {
+    this.send({ t: "quick", type, hands });
   }
 
   cancelQuick(): void {

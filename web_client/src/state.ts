@@ -39,7 +39,9 @@ export interface AppState {
   tournamentErrors: Record<string, string>; // tournament id -> the error code its fetch got
   notices: Notice[]; // banners: public notices, your sanctions, a substitute taking your seat
   confirmLeave: boolean; // the "leave this room / match?" question is open
-  quickUntil: number | null; // client time (s) when bots fill the quick-match table we wait for
+  quickUntil: number | null; // client time (s) when bots should fill the quick-match table we wait for
+  quickHands: number | null; // the length of the quick match we wait for
+  quickWaiting: number | null; // players in that queue, us included
   roomGone: boolean; // the server closed the room while its final ranking is still on screen
 }
 
@@ -97,7 +99,7 @@ export function initialState(): AppState {
     clock: null, clockOffset: null, records: { matches: [], current: [] }, handResult: null, matchResult: null,
     reveals: {}, lastN: 0, needSnapshot: false, error: null, replaced: false, names: {}, chat: [],
     tournaments: [], tviews: {}, tables: {}, tournamentErrors: {}, notices: [],
-    confirmLeave: false, roomGone: false, quickUntil: null,
+    confirmLeave: false, roomGone: false, quickUntil: null, quickHands: null, quickWaiting: null,
   };
 }
 
@@ -147,7 +149,10 @@ export function reduce(s: AppState, msg: ServerMessage, clientNow: number): AppS
       return { ...n, rooms: msg.rooms, names };
     }
     case "queued":
-      return { ...n, queued: msg.type, quickUntil: typeof msg.wait === "number" ? clientNow + msg.wait : null };
+      return {
+        ...n, queued: msg.type, quickHands: msg.hands, quickWaiting: msg.waiting,
+        quickUntil: typeof msg.fill === "number" ? clientNow + msg.fill : null,
+      };
     case "snapshot": {
       const info: RoomInfo = msg.info;
       const you: You = msg.you;

@@ -51,8 +51,8 @@ describe("App and the quick-match queue", () => {
     app.send = (m) => { sent.push(m); return true; };
     const on = (m: any) => (app as any).onMessage(m);
     on(welcome({}));
-    app.quick("dazhong");
-    on({ t: "queued", type: "dazhong", wait: 20 });
+    app.quick("dazhong", 8);
+    on({ t: "queued", type: "dazhong", hands: 8, wait: 20, waiting: 1, fill: 20 });
     sent.length = 0;
     return { app, sent, on };
   }
@@ -60,9 +60,21 @@ describe("App and the quick-match queue", () => {
   it("joins the queue again when a restarted server has forgotten it", () => {
     const { app, sent, on } = queuedApp();
     on(welcome({ queued: null }));
-    expect(sent).toContainEqual({ t: "quick", type: "dazhong" });
-    on({ t: "queued", type: "dazhong", wait: 20 });
+    expect(sent).toContainEqual({ t: "quick", type: "dazhong", hands: 8 }); // the same length again
+    on({ t: "queued", type: "dazhong", hands: 8, wait: 20, waiting: 1, fill: 20 });
     expect(app.state.queued).toBe("dazhong");
+  });
+
+  it("keeps the queue's count and the server's estimate of when bots fill the table", () => {
+    const { app, on } = queuedApp();
+    const before = Date.now() / 1000;
+    on({ t: "queued", type: "dazhong", hands: 8, wait: null, waiting: 3, fill: 12 }); // somebody joined
+    expect(app.state.quickWaiting).toBe(3);
+    expect(app.state.quickHands).toBe(8);
+    expect(app.state.quickUntil! - before).toBeGreaterThanOrEqual(11.9);
+    expect(app.state.quickUntil! - before).toBeLessThan(13);
+    on({ t: "queued", type: "dazhong", hands: 8, wait: null, waiting: 2, fill: null }); // humans only
+    expect(app.state.quickUntil).toBeNull();
   });
 
   it("does not when the server still has it queued or placed it at a table", () => {

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "preact/hooks";
-import { inviteLink } from "../app";
+import { QUICK_HANDS, inviteLink } from "../app";
 import { t } from "../i18n";
 import { AppState, RoomInfo, displayName } from "../state";
 import { useApp, useNow, windName } from "./common";
@@ -11,16 +11,43 @@ export function typeName(type: string): string {
   return ROOM_TYPES.includes(type as any) ? t(`type_${type}` as "type_guobiao") : type;
 }
 
-/** How long we have waited for a quick match, and when bots will fill the table (the server's `wait`). */
-function QuickWait({ until }: { until: number | null }) {
+/** How long we have waited for a quick match, how many wait with us, and when bots should fill the
+ * table (the server's estimate, `fill`), with a bar that fills as that time comes. */
+function QuickWait({ until, waiting }: { until: number | null; waiting: number | null }) {
   const [since] = useState(() => Date.now() / 1000);
   const now = useNow(500);
   const waited = Math.max(0, Math.floor(now - since));
   const left = until === null ? null : Math.max(0, Math.ceil(until - now));
+  const done = left === null ? null : Math.min(1, (now - since) / Math.max(1, until! - since));
   return (
-    <span class="muted quick-wait" data-testid="quick-wait" data-left={left ?? undefined}>
-      {left === null ? t("quickWaitHumans", waited) : t("quickWait", waited, left)}
-    </span>
+    <div class="quick-wait" data-testid="quick-wait" data-left={left ?? undefined} data-waiting={waiting ?? undefined}>
+      <span class="muted">
+        {left === null ? t("quickWaitHumans", waited) : left > 0 ? t("quickWait", waited, left) : t("quickFillSoon")}
+        {waiting ? <> · <span data-testid="quick-count">{t("quickQueue", waiting)}</span></> : null}
+      </span>
+      {done !== null ? <span class="quick-bar" aria-hidden="true"><span style={{ width: `${(100 * done).toFixed(1)}%` }} /></span> : null}
+    </div>
+  );
+}
+
+/** What an invite link opens (GET /api/invite/<code>): the room's type, length, host and seats taken. */
+function InvitePreview({ code }: { code: string }) {
+  const [room, setRoom] = useState<any>(undefined); // undefined: asking; null: no such open room
+  useEffect(() => {
+    let live = true;
+    fetch(`/api/invite/${encodeURIComponent(code)}`)
+      .then((r) => (r.status === 404 ? null : r.ok ? r.json() : undefined))
+      .then((d) => live && setRoom(d))
+      .catch(() => {});
+    return () => { live = false; };
+  }, [code]);
+  if (room === undefined) return null;
+  if (room === null) return <p class="invite-room gone" data-testid="invite-room" data-found="false">{t("inviteGone")}</p>;
+  return (
+    <p class="invite-room" data-testid="invite-room" data-found="true" data-type={room.type}>
+      <b>{t("inviteRoom", typeName(room.type), t("handsN", room.hands), room.host ?? "?", room.seated, room.seats)}</b>
+      {room.phase !== "lobby" ? <> · {t("inviteInPlay")}</> : null}
+    </p>
   );
 }
 
@@ -36,7 +63,12 @@ export function NameForm({ s }: { s: AppState }) {
         if (name.trim()) app.signIn(name);
       }}
     >
-      {app.route.join ? <p class="invite-note" data-testid="invite-note">{t("inviteJoin", app.route.join)}</p> : null}
+      {app.route.join ? (
+        <div class="invite-note">
+          <p data-testid="invite-note">{t("inviteJoin", app.route.join)}</p>
+          <InvitePreview code={app.route.join} />
+        </div>
+      ) : null}
       <label>
         {t("yourName")}
         <input
@@ -45,7 +77,7 @@ export function NameForm({ s }: { s: AppState }) {
         />
       </label>
       <button type="submit" class="primary" disabled={busy || !name.trim()}>{t("enter")}</button>
-      {s.status === "connecting" ? <p class="muted">{t("connecting")}</p> : null}
+      {s.status === "closed" ? <p class="muted" data-testid="server-wait">{t("waitingServer")}</p> : null}
     </form>
   );
 }
@@ -96,18 +128,34 @@ export function Lobby({ s }: { s: AppState }) {
         <p class="muted">{t("quickHelp")}</p>
         {s.queued ? (
           <div class="queued">
-            <span class="spinner" /> {t("queued", typeName(s.queued))}
-            <QuickWait until={s.quickUntil} />
+            <span class="queued-what">
+              <span class="spinner" />
+              <span data-testid="queued-what">{t("queued", typeName(s.queued))}{s.quickHands ? ` · ${t("handsN", s.quickHands)}` : ""}</span>
+            </span>
+            <QuickWait until={s.quickUntil} waiting={s.quickWaiting} />
             <button type="button" onClick={() => app.cancelQuick()}>{t("cancel")}</button>
           </div>
         ) : (
-          <div class="row wrap">
-            {ROOM_TYPES.map((type) => (
-              <button type="button" class="primary" data-quick={type} onClick={() => app.quick(type)}>
-                {typeName(type)}
-              </button>
-            ))}
-          </div>
+          <>
+            <div class="quick-hands">
+              <span class="muted">{t("matchLength")}</span>
+              <span class="segs" role="radiogroup" aria-label={t("matchLength")}>
+                {QUICK_HANDS.map((h) => (
+                  <button type="button" role="radio" aria-checked={app.prefs.quickHands === h} data-quick-hands={h}
+                    class={`seg${app.prefs.quickHands === h ? " on" : ""}`} onClick={() => app.setPrefs({ quickHands: h })}>
+                    {t("handsN", h)}
+                  </button>
+                ))}
+              </span>
+            </div>
+            <div class="row wrap">
+              {ROOM_TYPES.map((type) => (
+                <button type="button" class="primary" data-quick={type} onClick={() => app.quick(type)}>
+                  {typeName(type)}
+                </button>
+              ))}
+            </div>
+          </>
         )}
       </section>
       <TournamentList s={s} />
@@ -144,13 +192,49 @@ export function Lobby({ s }: { s: AppState }) {
         )}
       </section>
       <CreateTournament s={s} />
-      <section class="card">
-        <h2>{t("openReplay")}</h2>
+      <section class="card" data-testid="recent">
+        <h2>{t("recentMatches")}</h2>
+        <RecentMatches player={s.me!.player} />
+        <h3 class="small-head">{t("openReplay")}</h3>
         <ReplayForm />
       </section>
     </div>
   );
 }
+
+/** The player's last finished matches (GET /api/players/<id>, newest first), each opening its replay. */
+function RecentMatches({ player }: { player: string }) {
+  const [data, setData] = useState<any>(null);
+  useEffect(() => {
+    let live = true;
+    fetch(`/api/players/${encodeURIComponent(player)}`)
+      .then((r) => (r.ok ? r.json() : null)).then((d) => live && setData(d)).catch(() => {});
+    return () => { live = false; };
+  }, [player]);
+  if (!data) return null;
+  if (data.hide_history) return <p class="muted">{t("historyHidden")}</p>;
+  const items: any[] = (data.matches?.items ?? []).slice(0, RECENT);
+  if (!items.length) return <p class="muted" data-testid="no-matches">{t("noMatchesYet")}</p>;
+  return (
+    <ul class="recent">
+      {items.map((m) => (
+        <li key={m.id} data-match={m.id}>
+          <a href={`#replay=${m.id}`} data-replay={m.id} class="recent-link">
+            <span class="info">
+              <span class="room-type">{typeName(m.type)}</span>
+              <span>{t("place", m.place)}{m.abandoned ? ` (${t("abandoned")})` : ""}</span>
+              <span>{t("matchScore", m.points)}</span>
+              <small class="muted when">{new Date(m.finished_at * 1000).toLocaleString(undefined, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" })}</small>
+            </span>
+            <span class="go">{t("replay")} ›</span>
+          </a>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+const RECENT = 5; // matches listed in the lobby; the profile pages through all of them
 
 function JoinForm() {
   const app = useApp();

@@ -12,9 +12,10 @@ import { NoticeBanners, TableWaiting, TournamentPage } from "./tournament";
 
 function Header({ s }: { s: AppState }) {
   const app = useApp();
-  // "ready": connected, nobody signed in yet (the first screen): nothing to warn about.
+  // "ready": connected, nobody signed in yet (the first screen): nothing to warn about. "starting": the
+  // first screen before the socket opens: a grey dot, no words (the form says it if the server is away).
   const status = s.replaced ? "stopped" : s.status === "open" && s.me ? "online" : s.status === "open" ? "ready"
-    : s.status === "connecting" || (!s.me && !app.token) ? "connecting" : "offline";
+    : !s.me && !app.token ? "starting" : s.status === "connecting" ? "connecting" : "offline";
   return (
     <header class="top">
       <a class="brand" href="#" data-testid="brand" onClick={(e) => {
@@ -29,7 +30,7 @@ function Header({ s }: { s: AppState }) {
       <span class={`conn ${status}`} data-testid="conn" data-state={status} title={status}>
         <span class="dot" />
         <span class="label">
-          {status === "online" || status === "ready" ? t("connected") : status === "connecting" ? t("connecting") : status === "offline" ? t("reconnecting") : t("offline")}
+          {status === "starting" ? "" : status === "online" || status === "ready" ? t("connected") : status === "connecting" ? t("connecting") : status === "offline" ? t("reconnecting") : t("offline")}
         </span>
       </span>
       <label class="check small hint-toggle" title={t("hintOn")}>
