@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from "preact/hooks";
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { Action, GameView, Options, PlayerView } from "../game";
 import { handLayout, options } from "../game";
 import { hintFor, readyDiscards } from "../hint";
@@ -37,6 +37,7 @@ export function Table({ s }: { s: AppState }) {
   }, [myTurn]);
   const showClaim = !spectator && g.phase === "claim" && g.to_act && app.wantsClaim(opts);
   const decidingPlayer = s.clock?.decision === "turn" ? s.clock.player : undefined;
+  const callouts = useCallouts(g);
   return (
     <div class={`table-wrap${spectator ? " spectating" : ""}`}>
       <TableStrip s={s} />
@@ -49,6 +50,7 @@ export function Table({ s }: { s: AppState }) {
             <SeatPanel
               key={seat} s={s} g={g} p={p} pos={POS[rel]} acting={acting}
               timer={acting && cd && decidingPlayer === seatPlayer(g, seat) ? cd : null}
+              callout={callouts.find((c) => c.seat === seat) ?? null}
             />
           );
         })}
@@ -68,9 +70,42 @@ export function Table({ s }: { s: AppState }) {
   );
 }
 
-function SeatPanel({ s, g, p, pos, acting, timer }: {
+/** A call or a win just made at a seat: a word over its panel for a moment (style.css "callouts"). */
+interface Callout { seat: number; kind: "chow" | "pung" | "kong" | "win" | "selfdrawn"; key: number }
+
+const CALLOUT_MS = 1400;
+let calloutKey = 0;
+
+/** Callouts for what changed since the last view: one seat's new set, or the hand's win. A jump of
+ * several sets at once (a snapshot after a reconnect) shows none. */
+function useCallouts(g: GameView): Callout[] {
+  const prev = useRef<GameView | null>(null);
+  const [list, setList] = useState<Callout[]>([]);
+  useEffect(() => {
+    const p = prev.current;
+    prev.current = g;
+    if (!p || p.match.hand !== g.match.hand || p.players.length !== g.players.length) return;
+    const fresh: Callout[] = [];
+    const grown = g.players.filter((x, i) => x.melds.length !== p.players[i].melds.length);
+    if (grown.length === 1 && grown[0].melds.length === p.players[grown[0].seat].melds.length + 1) {
+      const m = grown[0].melds[grown[0].melds.length - 1];
+      fresh.push({ seat: grown[0].seat, kind: m.kind, key: ++calloutKey });
+    }
+    const win = g.result?.win;
+    if (win && !p.result?.win) fresh.push({ seat: win.seat, kind: win.self_drawn ? "selfdrawn" : "win", key: ++calloutKey });
+    if (!fresh.length) return;
+    setList((l) => [...l.filter((c) => !fresh.some((f) => f.seat === c.seat)), ...fresh]);
+    const keys = new Set(fresh.map((f) => f.key));
+    setTimeout(() => setList((l) => l.filter((c) => !keys.has(c.key))), CALLOUT_MS);
+  }, [g]);
+  return list;
+}
+
+const CALLOUT_WORD = { chow: "chow", pung: "pung", kong: "kong", win: "win", selfdrawn: "selfDrawn" } as const;
+
+function SeatPanel({ s, g, p, pos, acting, timer, callout }: {
   s: AppState; g: GameView; p: PlayerView; pos: string; acting: boolean;
-  timer: { left: number; free: number; bank: number } | null;
+  timer: { left: number; free: number; bank: number } | null; callout: Callout | null;
 }) {
   const player = seatPlayer(g, p.seat);
   const info = s.room?.seats[player];
@@ -81,7 +116,12 @@ function SeatPanel({ s, g, p, pos, acting, timer }: {
   const revealed = !self && p.hand && p.hand.length ? p.hand : null;
   const winner = g.result?.win?.seat === p.seat;
   return (
-    <section class={`seat-panel ${pos}${acting ? " acting" : ""}${self ? " self" : ""}`} data-seat={p.seat} data-pos={pos}>
+    <section class={`seat-panel ${pos}${acting ? " acting" : ""}${self ? " self" : ""}${winner ? " won" : ""}`} data-seat={p.seat} data-pos={pos}>
+      {callout ? (
+        <div class={`callout ${callout.kind}`} key={callout.key} data-testid="callout" data-kind={callout.kind} aria-hidden="true">
+          {t(CALLOUT_WORD[callout.kind])}
+        </div>
+      ) : null}
       <header class="badge">
         <span class={`wind-chip${p.seat === g.dealer ? " dealer" : ""}`} title={`${windName(p.wind)}${p.seat === g.dealer ? " · " + t("dealer") : ""}`}>
           {windShort(p.wind)}
@@ -113,7 +153,11 @@ function SeatPanel({ s, g, p, pos, acting, timer }: {
             </span>
           )
         ) : null}
-        {p.melds.map((m, i) => <MeldView key={i} m={m} size="meld" />)}
+        {p.melds.map((m, i) => (
+          <span key={i} class={`meld-slot${callout && callout.kind !== "win" && callout.kind !== "selfdrawn" && i === p.melds.length - 1 ? " fresh" : ""}`}>
+            <MeldView m={m} size="meld" />
+          </span>
+        ))}
         {p.flowers.length ? (
           <span class="flowers" title={t("flowers")}>
             {p.flowers.map((f, i) => <TileView key={i} t={f} size="small" />)}
