@@ -259,3 +259,20 @@ def test_serve_metrics_off_flag(tmp_path):
         proc.terminate()
         proc.wait(20)
         proc.stdout.close()
+
+
+async def test_health_fields_and_metrics_are_the_documented_ones(server):
+    """docs/protocol.md "HTTP API" names every /api/health field and every guobiao_ metric, no more."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text(encoding="utf-8")
+    start = text.index("\n## HTTP API\n")
+    section = text[start:text.index("\n## ", start + 1)]
+    health_table, metrics_table = section.split("`GET /metrics`")
+    documented = {name for line in health_table.splitlines() if line.startswith("| `")
+                  for name in re.findall(r"`(\w+)`", line.split("|")[1])}
+    _, body = await health(server)
+    assert documented == set(body)
+    documented = {re.sub(r"_total$", "", n) for n in re.findall(r"`(guobiao_\w+)", metrics_table)}
+    assert documented == {f.name for f in server.app.metrics.collect()}
