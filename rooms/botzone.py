@@ -11,7 +11,7 @@ is kept (``Answer.then``) and played when the claim is granted.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from game import match as gm
 from game.actions import (ADDED_KONGS, CHOWS, CONCEALED_KONGS, DISCARDS, KONG, PASS, PUNG, WIN, Action,
@@ -39,6 +39,13 @@ def code_tile(code: str) -> int | None:
 class Request:
     line: str
     seq: int | None = None  # the match's seq when the request asks for a decision; None: answer PASS
+    index: int = field(default=-1, compare=False)  # its place among the hand's requests
+    hand: tuple | None = field(default=None, compare=False)  # (requests, responses) of its hand, for a restart
+
+    def history(self) -> str:
+        """The input of a bot (re)started to answer this request: its hand's requests so far."""
+        requests, responses = self.hand
+        return history_input(requests[:self.index + 1], responses[:self.index])
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,16 +125,17 @@ class BotzoneSeat:
             elif t in ("hand_end", "match_end"):
                 self._dealt = False
                 self.hand = -1
-                self._record(out)
-                return out + [END]
-        self._record(out)
+                return self._record(out) + [END]
         if out and self._deciding(m):
             out[-1] = Request(out[-1].line, m.seq)
-        return out
+        return self._record(out)
 
-    def _record(self, out: list[Request]) -> None:
+    def _record(self, out: list[Request]) -> list[Request]:
+        n = len(self.requests)
+        hand = (self.requests, self.responses)
         self.requests.extend(r.line for r in out)
         self.responses.extend("PASS" for _ in out)
+        return [Request(r.line, r.seq, n + i, hand) for i, r in enumerate(out)]
 
     def acted(self, action: Action) -> None:
         """The player took ``action`` (its bot's answer or the room's replacement): the response to the
@@ -144,10 +152,6 @@ class BotzoneSeat:
             self.responses[i] = botzone_answer(claimed[1], action.tile)
         else:
             self.responses[i] = botzone_answer(action)
-
-    def history(self) -> str:
-        """The input of a bot (re)started now: the hand so far, to answer its last request."""
-        return history_input(self.requests, self.responses[:-1])
 
     def _deal(self, m: gm.MatchState) -> list[Request]:
         h = m.hand

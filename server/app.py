@@ -22,7 +22,7 @@ from websockets.asyncio.server import serve
 from rooms.quickmatch import QuickMatch
 from rooms.room import Room
 from rooms.tournament.tournament import Tournament
-from server import codec, gctune
+from server import botzone, codec, gctune
 from server.api import Api
 from server.attempts import AttemptLimits
 from server.auth import Auth, AuthState
@@ -87,6 +87,7 @@ class Settings:
     quick_wait: float = 20.0  # default seconds before bots fill a quick-match table
     metrics: bool = True  # GET /metrics answers (guobiao serve --metrics off: 404)
     bot_policies: dict | None = None  # level -> choose(view); None: rooms' bot modules (tests pass their own)
+    external_bots: dict = field(default_factory=dict)  # name -> server.botzone.BotSpec (guobiao serve --bots)
     attempts: AttemptLimits = field(default_factory=AttemptLimits)  # password attempts (server.attempts)
     password_hasher: object = None  # argon2 PasswordHasher; None: its defaults (tests pass cheap ones)
     max_organised: int = 5  # tournaments a player may organise at once (not yet finished or cancelled)
@@ -114,7 +115,8 @@ class App(Connections, Auth, Frames, Commands, Lobby, Events, Replays, Api):
         self.where: dict[str, object] = {}  # player -> RoomTask (or server.lobby.PENDING)
         self.quick = QuickMatch()
         self.quick_queue: asyncio.Queue = asyncio.Queue()
-        self.bots = self.settings.bot_policies  # None: the rooms' own bot modules
+        # None: the rooms' own bot modules; external bots (docs/bots.md) are policies by name too
+        self.bots = botzone.policies(self.settings.bot_policies, self.settings.external_bots)
         self.init_replays()  # server.replays: the replay files' and closed tournaments' caches
         self.tournaments: dict[str, TournamentTask] = {}
         self.following: dict[str, TournamentTask] = {}  # player -> the tournament whose views they get

@@ -24,6 +24,8 @@ def register(sub) -> None:
                         "exempt: behind a reverse proxy every player comes from loopback)")
     p.add_argument("--metrics", default="on", choices=("on", "off"),
                    help="GET /metrics for Prometheus on the same port (docs/deploy.md: restrict it at the proxy)")
+    p.add_argument("--bots", default=None, metavar="BOTS.TOML",
+                   help="external bots players may seat (Botzone protocol; docs/bots.md)")
     p.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
     p.add_argument("--loop", default="asyncio", choices=("asyncio", "uvloop", "auto"),
                    help="event loop: asyncio's own (the default), uvloop (pip install 'guobiao[uvloop]'), "
@@ -50,6 +52,13 @@ def serve(args) -> int:
 
     try:
         settings = Settings(metrics=args.metrics == "on")
+        if args.bots is not None:
+            from server.botzone import BotConfigError, load_bots
+            try:
+                settings.external_bots = load_bots(args.bots)
+            except BotConfigError as e:
+                print(f"serve: --bots: {e}", file=sys.stderr)
+                return 2
         if args.rate is not None:
             settings.limits = Limits(rate=args.rate, burst=3 * args.rate)
         if args.count_loopback:

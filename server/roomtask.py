@@ -30,6 +30,7 @@ from rooms.room import PLAYING, Room, match_seed
 from rooms.text import disambiguate
 from server import codec, fair
 from server.errors import INTERNAL, NOT_IN_ROOM
+from server.botzone_room import BotAnswer, RoomBots
 from server.taskfail import Failures
 from server.roomitems import (RESYNC, STOP, TICK, ChatAsked, Command, Connect, Disconnect, Handled,
                               HistoryAsked, Leave, Resync, SnapshotAsked, Stop, System, Tick, WatcherGone)
@@ -112,7 +113,9 @@ class RoomTask:
         self._steps = {Tick: self._tick, Connect: self._connect, Disconnect: self._disconnect,
                        WatcherGone: self._watcher_left, SnapshotAsked: self._snapshot, Resync: self._resync,
                        HistoryAsked: self._history, ChatAsked: self._chat, Leave: self._leave,
-                       System: self._system, Command: self._command, Handled: self._handled}
+                       System: self._system, Command: self._command, Handled: self._handled,
+                       BotAnswer: self._bot_answer}
+        self.bots: RoomBots | None = None  # the room's external bots (docs/bots.md), once one is seated
         self._refresh()
 
     def start(self) -> None:
@@ -221,6 +224,8 @@ class RoomTask:
             self.app.room_gone(self)
         finally:
             self.queue.stop()
+            if self.bots is not None:
+                self.bots.close()  # their subprocesses end with the room (or the server)
 
     def _deadline(self) -> float | None:
         return self.failures.deadline(self.room.next_deadline())
@@ -340,6 +345,14 @@ class RoomTask:
     def _publish(self, batch: Batch) -> None:
         self._report(batch.entries)
         self._send(batch.out, batch.notices)
+        specs = self.app.settings.external_bots
+        if specs and batch.entries and not self.closed:
+            if self.bots is None:
+                self.bots = RoomBots(specs, self.put)
+            self.bots.sync(self.room)  # what they see is durable and sent, like a member's messages
+
+    async def _bot_answer(self, item: BotAnswer, now: float) -> None:
+        await self.commit(self.room.bot_answer(item.player, item.seq, item.action, now))
 
     async def commit(self, out: list) -> None:
         """Persist the room's new entries (and what they mean for matches), then send ``out``."""

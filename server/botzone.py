@@ -1,0 +1,187 @@
+"""External bots (docs/bots.md): the operator's ``bots.toml`` and one bot subprocess.
+
+A bot runs as a subprocess without a shell, in its own session, with resource limits set in the child
+(``resource.setrlimit``): address space, CPU seconds, open files, file size, no core files. It speaks
+Botzone's simple interaction in long-running mode: its first input is the history (rooms.botzone
+``history_input``), then one request line at a time; after each answer it prints the keep-running
+line. Anything else (no keep-running line, an exit, a crash, a line too long, a late answer) ends the
+process; the next request starts it again with the history.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import re
+import resource
+import signal
+import tomllib
+from dataclasses import dataclass
+
+from rooms.botzone_seats import ExternalBot
+from rooms.config import BOT_LEVELS
+
+KEEP_RUNNING = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
+LINE_MAX = 64 * 1024  # bytes in one line from a bot: longer is a fault (a flood is cut there)
+OPEN_FILES = 64
+FILE_SIZE = 16 << 20  # bytes a bot may write to one file
+NAME = re.compile(r"[A-Za-z0-9_-]{1,32}")
+ENV_KEEP = ("PATH", "LANG", "HOME")
+
+
+class BotConfigError(ValueError):
+    pass
+
+
+@dataclass(frozen=True, slots=True)
+class BotSpec:
+    name: str
+    command: tuple[str, ...]
+    answer_time: float = 2.0  # seconds per answer
+    memory_mb: int = 1024  # address space
+    cpu_seconds: int = 600  # CPU time of one process (one hand)
+
+    def policy(self) -> ExternalBot:
+        return ExternalBot(self.name, self.answer_time)
+
+
+def _number(entry: dict, key: str, default, low, high, kind):
+    v = entry.get(key, default)
+    if type(v) not in ((int, float) if kind is float else (int,)) or isinstance(v, bool) or not low <= v <= high:
+        raise BotConfigError(f"bot {entry.get('name')!r}: {key} must be a number in {low}..{high}, got {v!r}")
+    return kind(v)
+
+
+def parse_bots(data: dict) -> dict[str, BotSpec]:
+    """The bots of a parsed ``bots.toml`` (``[[bot]]`` tables), by name; BotConfigError if one is wrong."""
+    entries = data.get("bot", [])
+    if not isinstance(entries, list) or set(data) - {"bot"}:
+        raise BotConfigError("bots.toml holds [[bot]] tables only")
+    out: dict[str, BotSpec] = {}
+    for e in entries:
+        if not isinstance(e, dict):
+            raise BotConfigError("bots.toml holds [[bot]] tables only")
+        extra = set(e) - {"name", "command", "answer_time", "memory_mb", "cpu_seconds"}
+        if extra:
+            raise BotConfigError(f"bot {e.get('name')!r}: unknown keys {sorted(extra)}")
+        name = e.get("name")
+        if not isinstance(name, str) or not NAME.fullmatch(name) or name in BOT_LEVELS or name == "auto":
+            raise BotConfigError(f"bot name {name!r}: 1-32 letters, digits, - or _, not fan/random/auto")
+        if name in out:
+            raise BotConfigError(f"bot {name!r} is registered twice")
+        cmd = e.get("command")
+        if not isinstance(cmd, list) or not cmd or not all(isinstance(a, str) and a and "\0" not in a for a in cmd):
+            raise BotConfigError(f"bot {name!r}: command must be a list of strings (argv), the program first")
+        out[name] = BotSpec(name, tuple(cmd), _number(e, "answer_time", 2.0, 0.05, 60.0, float),
+                            _number(e, "memory_mb", 1024, 64, 65536, int), _number(e, "cpu_seconds", 600, 1, 86400, int))
+    return out
+
+
+def load_bots(path: str) -> dict[str, BotSpec]:
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        raise BotConfigError(f"{path}: {e}") from None
+    return parse_bots(data)
+
+
+def policies(builtin: dict | None, bots: dict[str, BotSpec]) -> dict | None:
+    """The rooms' ``bot_policies``: the built-in ones (None: the rooms' own modules) and each external bot."""
+    if not bots:
+        return builtin
+    return {**(builtin or {}), **{name: spec.policy() for name, spec in bots.items()}}
+
+
+def _limits(spec: BotSpec):
+    mem = spec.memory_mb << 20
+    cpu = spec.cpu_seconds
+
+    def apply() -> None:  # in the child, before exec
+        resource.setrlimit(resource.RLIMIT_AS, (mem, mem))
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+        resource.setrlimit(resource.RLIMIT_NOFILE, (OPEN_FILES, OPEN_FILES))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (FILE_SIZE, FILE_SIZE))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+    return apply
+
+
+class BotFault(Exception):
+    """The bot gave no answer: ``kind`` is late, exited or malformed."""
+
+    def __init__(self, kind: str, detail: str = ""):
+        super().__init__(f"{kind}: {detail}" if detail else kind)
+        self.kind = kind
+
+
+class BotProcess:
+    """One running bot. ``ask`` sends its input and returns the answer line, or raises BotFault (the
+    process is then gone: the next ``ask`` must give the whole history)."""
+
+    def __init__(self, spec: BotSpec):
+        self.spec = spec
+        self.proc: asyncio.subprocess.Process | None = None
+
+    @property
+    def running(self) -> bool:
+        return self.proc is not None and self.proc.returncode is None
+
+    async def start(self) -> None:
+        env = {k: os.environ[k] for k in ENV_KEEP if k in os.environ}
+        self.proc = await asyncio.create_subprocess_exec(
+            *self.spec.command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.DEVNULL, preexec_fn=_limits(self.spec), start_new_session=True, env=env,
+            limit=LINE_MAX)
+
+    async def ask(self, text: str, timeout: float) -> str:
+        """Write ``text`` (one or more lines) and read the answer within ``timeout`` seconds."""
+        try:
+            async with asyncio.timeout(timeout):
+                return await self._ask(text)
+        except TimeoutError:
+            self.kill()
+            raise BotFault("late") from None
+        except BotFault:
+            self.kill()
+            raise
+        except (OSError, ValueError, asyncio.LimitOverrunError, asyncio.IncompleteReadError) as e:
+            self.kill()  # a broken pipe, a line over LINE_MAX
+            raise BotFault("malformed", type(e).__name__) from None
+
+    async def _ask(self, text: str) -> str:
+        proc = self.proc
+        proc.stdin.write(text.encode())
+        await proc.stdin.drain()
+        answer = await self._line()
+        while not answer.strip():
+            answer = await self._line()
+        keep = await self._line(eof_ok=True)
+        if keep is None or keep.strip() != KEEP_RUNNING:
+            self.kill()  # not long-running (or it said more): started again with the history next time
+        return answer.strip()
+
+    async def _line(self, eof_ok: bool = False) -> str | None:
+        raw = await self.proc.stdout.readline()
+        if not raw:
+            if eof_ok:
+                return None
+            raise BotFault("exited")
+        return raw.decode("utf-8", "replace")
+
+    def kill(self) -> None:
+        """End the bot and anything it started (its session's process group)."""
+        proc, self.proc = self.proc, None
+        if proc is None or proc.returncode is not None:
+            return
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError):
+            proc.kill()
+        if proc.stdin is not None:
+            proc.stdin.close()
+        asyncio.get_running_loop().create_task(proc.wait())  # reaped off the caller's path
+
+
+__all__ = ["BotSpec", "BotConfigError", "BotFault", "BotProcess", "load_bots", "parse_bots", "policies"]

@@ -1,0 +1,146 @@
+"""External bots through the server: the reference bot (tests/support/botzone_greedy.py, a subprocess
+speaking the Botzone protocol) plays whole matches against built-in bots; broken bots are replaced by
+the safe action each time and nothing crashes; the subprocesses end with the room and the server;
+``bots.toml`` is checked and a client can only name a registered bot."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from server.app import App
+from server.botzone import BotConfigError, BotSpec, parse_bots
+from server.store import Store
+from tests.server.client import play
+from tests.server.conftest import FAST, Running, fast_settings
+
+ROOT = Path(__file__).resolve().parents[2]
+GREEDY = str(ROOT / "tests" / "support" / "botzone_greedy.py")
+
+
+def spec(mode: str = "ok", answer_time: float = 5.0) -> BotSpec:
+    return BotSpec(f"greedy-{mode}", (sys.executable, GREEDY, mode), answer_time=answer_time, memory_mb=1024)
+
+
+async def start_with(tmp_path, *specs: BotSpec) -> Running:
+    store = await Store.open(str(tmp_path / "g.db"))
+    settings = fast_settings()
+    settings.external_bots = {s.name: s for s in specs}
+    app = App(store, settings)
+    port = await app.start("127.0.0.1", 0)
+    return Running(app, port, str(tmp_path / "g.db"))
+
+
+async def match_with_bot(running: Running, name: str, **config):
+    """The host plays randomly, the external bot sits at seat 1, built-in bots at 2 and 3; the match
+    is played to its end. Returns the room's task and the final room info."""
+    c = await running.client(name="Host")
+    snap = await c.request({"t": "create", "config": {**FAST, "type": "wufan", **config}})
+    assert (await c.request({"t": "add_bot", "seat": 1, "level": name}))["t"] == "ok"
+    for s in (2, 3):
+        assert (await c.request({"t": "add_bot", "seat": s, "level": "random"}))["t"] == "ok"
+    task = running.app.rooms[snap["room"]]
+    assert (await c.request({"t": "ready"}))["t"] == "ok"
+    await play(c, random.Random(5), lambda m: m.get("t") == "match_result", timeout=300)
+    info = task.room.info()
+    return task, info
+
+
+@pytest.mark.parametrize("flowers", [False, True])
+async def test_reference_bot_plays_whole_matches_against_builtin_bots(tmp_path, flowers):
+    running = await start_with(tmp_path, spec())
+    try:
+        task, info = await match_with_bot(running, "greedy-ok", flowers=flowers)
+        assert info["seats"][1]["bot"] == "greedy-ok"
+        assert info["seats"][1]["faults"] == {}  # every answer was its own
+        faults = task.bots.faults[1]
+        assert faults["late"] == faults["exited"] == faults["malformed"] == faults["illegal"] == 0
+        assert faults["started"] >= 4  # one process per hand
+        rec = task.room.finished[-1]
+        assert len(rec["hands"]) == 4
+        assert any(p == 1 for p, _ in rec["actions"])
+    finally:
+        await running.app.stop()
+
+
+@pytest.mark.parametrize("mode,kind", [("sleep", "late"), ("garbage", "bad"), ("exit", "bad"),
+                                       ("flood", "bad"), ("illegal", "bad")])
+async def test_broken_bot_is_replaced_safely_each_time(tmp_path, mode, kind):
+    """The bot misbehaves after each of its own draws: each time the safe action (discarding the drawn
+    tile) is played for it, counted for the host to see; a dead bot is started again with its history,
+    and the match ends normally."""
+    running = await start_with(tmp_path, spec(mode, answer_time=0.25 if mode == "sleep" else 0.5))
+    try:
+        task, info = await match_with_bot(running, f"greedy-{mode}", flowers=(mode == "exit"))
+        faults = info["seats"][1]["faults"]
+        draws = sum(1 for p, a in task.room.finished[-1]["actions"] if p == 1 and a["a"] == "discard")
+        # every own turn (a draw) went wrong: its discard was the safe one (a discard after a pung is not)
+        assert faults.get(kind, 0) >= draws - 4 > 0, (faults, draws)
+        server = task.bots.faults[1]
+        if mode in ("exit", "sleep", "flood"):
+            assert server["restarts"] >= 1  # started again with the history, and went on answering
+        if mode == "illegal":
+            assert server["illegal"] >= 1
+    finally:
+        await running.app.stop()
+
+
+async def test_bot_processes_end_with_the_server(tmp_path):
+    running = await start_with(tmp_path, spec("sleep", answer_time=30.0))
+    c = await running.client(name="Host")
+    snap = await c.request({"t": "create", "config": {**FAST, "type": "wufan"}})
+    assert (await c.request({"t": "add_bot", "seat": 0 + 1, "level": "greedy-sleep"}))["t"] == "ok"
+    for s in (2, 3):
+        assert (await c.request({"t": "add_bot", "seat": s, "level": "random"}))["t"] == "ok"
+    task = running.app.rooms[snap["room"]]
+    assert (await c.request({"t": "ready"}))["t"] == "ok"
+    for _ in range(500):
+        seat = task.bots and task.bots.seats.get(1)
+        if seat is not None and seat.proc.running:
+            break
+        await asyncio.sleep(0.02)
+    proc = seat.proc.proc
+    pid = proc.pid
+    await running.app.stop()
+    await asyncio.wait_for(proc.wait(), 10)
+    with pytest.raises(ProcessLookupError):
+        os.kill(pid, 0)
+
+
+async def test_a_client_cannot_name_a_program(tmp_path):
+    running = await start_with(tmp_path, spec())
+    try:
+        c = await running.client(name="Host")
+        await c.request({"t": "create", "config": {**FAST}})
+        for level in ("/bin/sh", "greedy", ["python"], "fan; rm -rf /"):
+            r = await c.request({"t": "add_bot", "seat": 1, "level": level})
+            assert r["t"] == "error" and r["code"] in ("room/bad_command", "protocol/bad_field"), r
+    finally:
+        await running.app.stop()
+
+
+def test_bots_toml_is_checked():
+    ok = parse_bots({"bot": [{"name": "a-1", "command": ["/bin/true"], "answer_time": 1, "memory_mb": 256}]})
+    assert ok["a-1"].command == ("/bin/true",) and ok["a-1"].answer_time == 1.0
+    for bad in ({"bot": [{"name": "fan", "command": ["x"]}]}, {"bot": [{"name": "a b", "command": ["x"]}]},
+                {"bot": [{"name": "a", "command": "x -y"}]}, {"bot": [{"name": "a", "command": []}]},
+                {"bot": [{"name": "a", "command": ["x"], "answer_time": 0}]},
+                {"bot": [{"name": "a", "command": ["x"], "memory_mb": True}]},
+                {"bot": [{"name": "a", "command": ["x"], "shell": True}]},
+                {"bot": [{"name": "a", "command": ["x"]}, {"name": "a", "command": ["y"]}]}, {"other": 1}):
+        with pytest.raises(BotConfigError):
+            parse_bots(bad)
+
+
+def test_serve_refuses_a_bad_bots_file(tmp_path):
+    bad = tmp_path / "bots.toml"
+    bad.write_text('[[bot]]\nname = "x"\ncommand = "sh -c evil"\n')
+    r = subprocess.run([sys.executable, "-m", "server.cli", "serve", "--port", "0", "--db", str(tmp_path / "g.db"),
+                        "--bots", str(bad)], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert r.returncode == 2 and "--bots" in r.stderr and "command" in r.stderr
