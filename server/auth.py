@@ -124,8 +124,11 @@ class Auth:
             self.loop.create_task(old.close(CLOSE_REPLACED, "replaced"))
         task = self.where.get(pid)
         room = task.id if isinstance(task, RoomTask) else None
-        self.reply(conn, req, {"t": "welcome", "player": pid, "name": name, "token": token, "login": login,
-                               "room": room, "queued": self.quick.queued(pid)})
+        welcome = {"t": "welcome", "player": pid, "name": name, "token": token, "login": login,
+                   "room": room, "queued": self.quick.queued(pid)}
+        if self.settings.external_bots:  # the names add_bot accepts besides fan and random (docs/bots.md)
+            welcome["bots"] = sorted(self.settings.external_bots)
+        self.reply(conn, req, welcome)
         if (queued := self.queued_msg(pid)) is not None:
             conn.send(queued)  # where they stand in the quick-match queue
         if isinstance(task, RoomTask):

@@ -190,6 +190,7 @@ class WelcomeMsg(Envelope):
     login: str | None  # the account's login name; None: a guest (docs/protocol.md "Accounts")
     room: str | None
     queued: str | None  # the room type quick match has this player waiting for
+    bots: NotRequired[list[str]]  # the external bots this server registered (docs/bots.md)
 
 
 class AccountMsg(Envelope):

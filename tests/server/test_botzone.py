@@ -116,7 +116,8 @@ async def test_bot_processes_end_with_the_server(tmp_path):
 async def test_a_client_cannot_name_a_program(tmp_path):
     running = await start_with(tmp_path, spec())
     try:
-        c = await running.client(name="Host")
+        c = await running.client()
+        assert (await c.guest("Host"))["bots"] == ["greedy-ok"]  # what add_bot accepts besides fan, random
         await c.request({"t": "create", "config": {**FAST}})
         for level in ("/bin/sh", "greedy", ["python"], "fan; rm -rf /"):
             r = await c.request({"t": "add_bot", "seat": 1, "level": level})

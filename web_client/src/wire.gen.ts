@@ -207,6 +207,7 @@ export interface WelcomeMsg {
   token: string;
   login: string | null;
   queued: string | null;
+  bots?: string[];
 }
 
 export interface AccountMsg {
