@@ -72,6 +72,16 @@ def history(app, conn, msg, req):
     _room(app, conn.player).put(HistoryAsked(conn.player, conn, req, max(0, msg.get("page", 0))))
 
 
+def matches(app, conn, msg, req):
+    page = msg.get("page", 0)
+    if not 0 <= page <= 10_000:
+        raise ProtocolError(BAD_FIELD, "page: 0 to 10000")
+
+    async def answer():
+        app.reply(conn, req, await app.ratings.own_matches(conn.player, page, app.display_names))
+    return answer()
+
+
 def chat(app, conn, msg, req):
     try:
         text = policy.clean(msg["text"], CHAT_MAX, "a chat line")  # rooms/text.py
@@ -144,7 +154,7 @@ HANDLERS = {
     **BEFORE_SIGN_IN,
     **{t: account for t in schema.ACCOUNT_FIELDS},
     **{t: room_command for t in schema.ROOM_COMMANDS}, "act": act,
-    "rooms": rooms, "snapshot": snapshot, "history": history, "chat": chat,
+    "rooms": rooms, "snapshot": snapshot, "history": history, "chat": chat, "matches": matches,
     "create": create, "join": join, "watch": join, "quick": quick, "quick_cancel": quick_cancel,
     "tournaments": tournaments, "tournament_create": tournament_create,
     "tournament": tournament, "tournament_cmd": tournament_cmd,

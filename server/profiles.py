@@ -16,6 +16,7 @@ from server.store_ratings import count_match, leaderboard, position, profile, un
 log = logging.getLogger("guobiao.ratings")
 
 PER_PAGE = 20  # matches per page of a profile, players per page of a leaderboard
+OWN_PAGE = 10  # matches per page of ``matches`` (your own, for the lobby)
 BOARD_TOP = 100  # a leaderboard lists the best this many
 BOARD_TTL = 10.0  # seconds a leaderboard is served from memory (a rated match ending also refreshes it)
 MAX_PAGE = 10_000
@@ -75,6 +76,31 @@ class Ratings:
         """Wait for the jobs under way (tests, shutdown)."""
         while self.jobs:
             await asyncio.gather(*list(self.jobs), return_exceptions=True)
+
+    async def own_matches(self, pid: str, page: int, names) -> dict:
+        """The ``matches`` command: the player's own finished matches, newest first, whether or not their
+        profile hides them; ``names``: ``App.display_names``."""
+        rows = await self.store.fetchall(
+            "SELECT match_id, room_type, place, points, abandoned, rating, finished_at FROM player_matches"
+            " WHERE player_id = ? ORDER BY finished_at DESC, match_id DESC LIMIT ? OFFSET ?",
+            (pid, OWN_PAGE, page * OWN_PAGE))
+        (total,) = (await self.store.fetchall("SELECT COUNT(*) FROM player_matches WHERE player_id = ?", (pid,)))[0]
+        seats = {}  # match id -> (hands, player ids by first-round seat, None: a bot)
+        if rows:
+            ids = [r[0] for r in rows]
+            for mid, players, rules in await self.store.fetchall(
+                    f"SELECT id, players, rules FROM matches WHERE id IN ({','.join('?' * len(ids))})", ids):
+                seats[mid] = (json.loads(rules).get("hands"), json.loads(players))
+        known = await names({p for _, ps in seats.values() for p in ps if p and p != pid})
+        items = []
+        for r in rows:
+            hands, players = seats.get(r[0], (None, []))
+            items.append({"id": r[0], "type": r[1], "hands": hands, "place": r[2], "points": r[3],
+                          "abandoned": bool(r[4]), "rating": None if r[5] is None else round(r[5], 2),
+                          "finished_at": r[6], "others": [known[p] for p in players if p in known],
+                          # a seat no player has: a bot's (its name is no player id)
+                          "bots": sum(p != pid and p not in known for p in players), "replay": f"/api/matches/{r[0]}"})
+        return {"t": "matches", "page": page, "per_page": OWN_PAGE, "total": total, "items": items}
 
     # -- HTTP ----------------------------------------------------------------------------------
 

@@ -27,6 +27,7 @@ LOBBY_FIELDS = {
     "quick_cancel": {},
     "snapshot": {},
     "history": {"page": opt(INT)},
+    "matches": {"page": opt(INT)},
     "chat": {"text": req(TEXT)},
     "tournaments": {"q": opt(TEXT), "page": opt(INT)},
     "tournament": {"tournament": req(TEXT)},

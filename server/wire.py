@@ -360,6 +360,28 @@ class HistoryMsg(Page):
     matches: list[MatchSummary]  # newest first
 
 
+class OwnMatch(TypedDict):
+    id: int  # the match: GET /api/matches/<id> is its replay
+    type: str
+    hands: int | None
+    place: int
+    points: int
+    abandoned: bool
+    rating: float | None  # after the match; null: not rated
+    finished_at: float
+    others: list[str]  # the other humans' names, by first-round seat
+    bots: int
+    replay: str
+
+
+class MatchesMsg(Envelope):
+    t: Literal["matches"]  # your own finished matches, newest first (also when your profile hides them)
+    page: int
+    per_page: int
+    total: int
+    items: list[OwnMatch]
+
+
 class ErrorMsg(Envelope):
     t: Literal["error"]
     code: str
@@ -371,6 +393,6 @@ MESSAGES = (
     WelcomeMsg, AccountMsg, SessionsMsg, DeletedMsg, RoomsMsg, QueuedMsg, SnapshotMsg, RoomMsg, GameMsg, HandResultMsg,
     MatchResultMsg, CommitmentMsg, RevealMsg, KickedMsg, LeftMsg, ClosedMsg, ReplacedMsg, ChatMsg, TournamentsMsg,
     TournamentMsg, TournamentDeltaMsg, TournamentEventMsg, TableMsg, SubstitutedMsg, OkMsg, PongMsg, HistoryMsg,
-    ErrorMsg,
+    MatchesMsg, ErrorMsg,
 )
 ServerMessage = Union[MESSAGES]  # a message is one of these (told apart by its "t")

@@ -449,6 +449,13 @@ export class App {
     this.send({ t: "rooms" });
   }
 
+  /** One page of the player's own finished matches (the lobby's list); errors are not shown. */
+  async myMatches(page = 0): Promise<Msg> {
+    const reply = this.conn.request({ t: "matches", page });
+    this.silent.add(this.conn.lastId());
+    return reply;
+  }
+
   quick(type: string, hands: number = this.prefs.quickHands): void {
     this.send({ t: "quick", type, hands });
   }

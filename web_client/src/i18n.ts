@@ -59,6 +59,8 @@ export const STRINGS = {
   recentMatches: ["我的最近对局", "My recent matches"],
   noMatchesYet: ["还没有打完的对局。", "No finished matches yet."],
   matchScore: ["得分 {0}", "score {0}"],
+  matchWith: ["同桌：{0}", "with {0}"],
+  botsN: ["{0} 个机器人", "{0} bots"],
   cancel: ["取消", "Cancel"],
   publicRooms: ["公开房间", "Public rooms"],
   noRooms: ["暂无公开房间", "No public rooms right now"],

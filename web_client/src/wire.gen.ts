@@ -489,6 +489,32 @@ export interface HistoryMsg {
   matches: MatchSummary[];
 }
 
+export interface OwnMatch {
+  id: number;
+  type: string;
+  hands: number | null;
+  place: number;
+  points: number;
+  abandoned: boolean;
+  rating: number | null;
+  finished_at: number;
+  others: string[];
+  bots: number;
+  replay: string;
+}
+
+export interface MatchesMsg {
+  re?: number;
+  n?: number;
+  room?: string;
+  rseq?: number;
+  t: "matches";
+  page: number;
+  per_page: number;
+  total: number;
+  items: OwnMatch[];
+}
+
 export interface ErrorMsg {
   re?: number;
   n?: number;
@@ -1047,7 +1073,7 @@ export type Action = ActDiscard | ActWin | ActPass | ActChow | ActPung | ActKong
 
 export type GameEvent = EvStart | EvDeal | EvFlower | EvDraw | EvTurn | EvDiscard | EvClaimWindow | EvResponse | EvClaim | EvConcealedKong | EvAddedKong | EvFoul | EvHandEnd | EvHandStart | EvScores | EvReady | EvMatchEnd;
 
-export type ServerMessage = WelcomeMsg | AccountMsg | SessionsMsg | DeletedMsg | RoomsMsg | QueuedMsg | SnapshotMsg | RoomMsg | GameMsg | HandResultMsg | MatchResultMsg | CommitmentMsg | RevealMsg | KickedMsg | LeftMsg | ClosedMsg | ReplacedMsg | ChatMsg | TournamentsMsg | TournamentMsg | TournamentDeltaMsg | TournamentEventMsg | TableMsg | SubstitutedMsg | OkMsg | PongMsg | HistoryMsg | ErrorMsg;
+export type ServerMessage = WelcomeMsg | AccountMsg | SessionsMsg | DeletedMsg | RoomsMsg | QueuedMsg | SnapshotMsg | RoomMsg | GameMsg | HandResultMsg | MatchResultMsg | CommitmentMsg | RevealMsg | KickedMsg | LeftMsg | ClosedMsg | ReplacedMsg | ChatMsg | TournamentsMsg | TournamentMsg | TournamentDeltaMsg | TournamentEventMsg | TableMsg | SubstitutedMsg | OkMsg | PongMsg | HistoryMsg | MatchesMsg | ErrorMsg;
 
 // Commands (server/schema.py COMMANDS): what a client may send.
 
@@ -1124,6 +1150,12 @@ export interface SnapshotCommand {
 
 export interface HistoryCommand {
   t: "history";
+  id?: number;
+  page?: number;
+}
+
+export interface MatchesCommand {
+  t: "matches";
   id?: number;
   page?: number;
 }
@@ -1285,6 +1317,7 @@ export type Command =
   | QuickCancelCommand
   | SnapshotCommand
   | HistoryCommand
+  | MatchesCommand
   | ChatCommand
   | TournamentsCommand
   | TournamentCommand

@@ -2,6 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 import { QUICK_HANDS, inviteLink } from "../app";
 import { t } from "../i18n";
 import { AppState, RoomInfo, displayName } from "../state";
+import type { MatchesMsg } from "../wire.gen";
 import { useApp, useNow, windName } from "./common";
 import { CreateTournament, TournamentList } from "./tournament";
 
@@ -202,18 +203,17 @@ export function Lobby({ s }: { s: AppState }) {
   );
 }
 
-/** The player's last finished matches (GET /api/players/<id>, newest first), each opening its replay. */
+/** The player's last finished matches (the ``matches`` command, newest first), each opening its replay. */
 function RecentMatches({ player }: { player: string }) {
-  const [data, setData] = useState<any>(null);
+  const app = useApp();
+  const [data, setData] = useState<MatchesMsg | null>(null);
   useEffect(() => {
     let live = true;
-    fetch(`/api/players/${encodeURIComponent(player)}`)
-      .then((r) => (r.ok ? r.json() : null)).then((d) => live && setData(d)).catch(() => {});
+    app.myMatches(0).then((r) => { if (live && r.t === "matches") setData(r as MatchesMsg); }).catch(() => {});
     return () => { live = false; };
   }, [player]);
   if (!data) return null;
-  if (data.hide_history) return <p class="muted">{t("historyHidden")}</p>;
-  const items: any[] = (data.matches?.items ?? []).slice(0, RECENT);
+  const items = data.items.slice(0, RECENT);
   if (!items.length) return <p class="muted" data-testid="no-matches">{t("noMatchesYet")}</p>;
   return (
     <ul class="recent">
@@ -224,6 +224,8 @@ function RecentMatches({ player }: { player: string }) {
               <span class="room-type">{typeName(m.type)}</span>
               <span>{t("place", m.place)}{m.abandoned ? ` (${t("abandoned")})` : ""}</span>
               <span>{t("matchScore", m.points)}</span>
+              {m.hands ? <span class="muted">{t("handsN", m.hands)}</span> : null}
+              <span class="muted with">{t("matchWith", [...m.others, ...(m.bots ? [t("botsN", m.bots)] : [])].join(", "))}</span>
               <small class="muted when">{new Date(m.finished_at * 1000).toLocaleString(undefined, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" })}</small>
             </span>
             <span class="go">{t("replay")} ›</span>
