@@ -1,6 +1,6 @@
-"""Quick match: one queue per room type and match length (4, 8 or 16 hands). Four humans in a queue are seated at once; a player who
-accepts bots (``wait`` seconds) is seated with whoever else accepts bots, bots filling the table, when
-that wait runs out. The server creates the room from a Placement (``Room.create(..., players=, bots=)``).
+"""Quick match: one queue per room type and match length (4, 8 or 16 hands). Four humans in a queue are
+seated at once; a player who accepts bots (``wait`` seconds) is seated with whoever else accepts bots,
+bots filling the table, when that wait runs out. The server creates the room from a Placement (``Room.create(..., players=, bots=)``).
 
 Quick matches are rated, so players are seated with others of close rating (docs/ratings.md): the
 longest waiting player takes those whose rating is within RATING_WINDOW of theirs, a window that

@@ -1,6 +1,6 @@
 """The HTTP API (GET /api/...; server.http serves it on the websocket port): the server's health, the
-public rooms and tournaments, what an invite code opens, a tournament as anybody may see it, a player's page, a finished match's
-replay file. A mixin of ``server.app.App``.
+public rooms and tournaments, what an invite code opens, a tournament as anybody may see it, a player's
+page, a finished match's replay file. A mixin of ``server.app.App``.
 """
 
 from __future__ import annotations
