@@ -220,6 +220,7 @@ export const STRINGS = {
   close: ["关闭", "Close"],
   prev: ["上一步", "Back"],
   next: ["下一步", "Next"],
+  rotate: ["换视角", "Rotate"],
   prevHand: ["上一盘", "Previous hand"],
   nextHand: ["下一盘", "Next hand"],
   step: ["第 {0}/{1} 步", "Step {0} of {1}"],
