@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import dataclass
 from typing import Callable
 
@@ -42,13 +42,29 @@ class BotSeat:
     def __init__(self, spec: BotSpec, player: int, deliver: Callable[[BotAnswer], None], faults: Counter):
         self.spec, self.player, self.deliver, self.faults = spec, player, deliver, faults
         self.proc = BotProcess(spec)
-        self.queue: asyncio.Queue = asyncio.Queue()
+        self.pending: deque = deque()  # requests (Asked) and END, in order
+        self.wake = asyncio.Event()
         self.then: tuple[int, int] | None = None  # (hand, tile): the discard that goes with a granted pung/chow
         self.task = asyncio.get_running_loop().create_task(self.run(), name=f"bot {spec.name} seat {player}")
 
+    def put(self, item) -> None:
+        self.pending.append(item)
+        self.wake.set()
+
+    async def _next(self):
+        """The next request; with no process running the newest queued in the same hand will do, as
+        the history it starts the bot with holds the ones before (which the room has moved past)."""
+        while not self.pending:
+            self.wake.clear()
+            await self.wake.wait()
+        item = self.pending.popleft()
+        while not self.proc.running and item is not END and self.pending:
+            item = self.pending.popleft()
+        return item
+
     async def run(self) -> None:
         while True:
-            item = await self.queue.get()
+            item = await self._next()
             if item is END:
                 self.proc.kill()  # the hand is over: one Botzone game
                 continue
@@ -118,7 +134,7 @@ class RoomBots:
         for p, r in feed.sync(room.match_no, room.match, room.actions):
             seat = self.seats[p]
             if r is END:
-                seat.queue.put_nowait(END)
+                seat.put(END)
                 continue
             asked = Asked(r)
             if r.seq is not None:
@@ -126,7 +142,7 @@ class RoomBots:
                     asked.legal, asked.turn = feed.legal(p), feed.turn(p)
                 else:  # overtaken in the same sync: no longer a decision
                     asked.request = Request(r.line, None, r.index, r.hand)
-            seat.queue.put_nowait(asked)
+            seat.put(asked)
         self._follow_up(feed)
 
     def _follow_up(self, feed: MatchFeed) -> None:

@@ -120,6 +120,7 @@ class RoomTask:
 
     def start(self) -> None:
         self.task = asyncio.get_running_loop().create_task(self.run(), name=f"room {self.id}")
+        self._sync_bots()  # a restored match's bots start from its history at once
         for pid in self.room.spectator_ids():  # restored: everybody is disconnected
             self._watcher_gone(pid)
 
@@ -345,11 +346,15 @@ class RoomTask:
     def _publish(self, batch: Batch) -> None:
         self._report(batch.entries)
         self._send(batch.out, batch.notices)
+        if batch.entries:
+            self._sync_bots()  # what they see is durable and sent, like a member's messages
+
+    def _sync_bots(self) -> None:
         specs = self.app.settings.external_bots
-        if specs and batch.entries and not self.closed:
+        if specs and not self.closed:
             if self.bots is None:
                 self.bots = RoomBots(specs, self.put)
-            self.bots.sync(self.room)  # what they see is durable and sent, like a member's messages
+            self.bots.sync(self.room)
 
     async def _bot_answer(self, item: BotAnswer, now: float) -> None:
         await self.commit(self.room.bot_answer(item.player, item.seq, item.action, now))

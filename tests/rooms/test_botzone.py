@@ -217,3 +217,29 @@ def test_external_bot_name_validated_and_unknown_after_restart_is_safe():
 def test_rooms_offer_136_tiles():
     assert RoomConfig(flowers=False).rules().flowers is False
     assert RoomConfig().rules().flowers is True
+
+
+def test_an_answer_is_taken_no_sooner_than_a_builtin_bots_and_a_stale_one_is_dropped():
+    room = bots_room(policies=EXT, seats=(2, 3), type="wufan", bot_delay=1.0, claim_min=1.0)
+    room.handle("alice", {"t": "add_bot", "seat": 1, "level": "greedy"}, 0.0)
+    room.handle("alice", {"t": "ready", "ready": True}, 0.0)
+    now = 0.0
+    while 1 not in gm.pending(room.match) or room.match.hand.phase != "turn":  # up to the bot's own turn
+        view = room.snapshot("alice")["game"]
+        if view["to_act"]:
+            from tests.rooms.support import act
+            act(room, "alice", tidy(view), now)
+        else:
+            now = room.next_deadline()
+            if 1 in gm.pending(room.match):
+                break
+            room.tick(now)
+    m = room.match
+    started = room.turn_started
+    legal = room._legal(1)
+    n = len(room.actions)
+    room.bot_answer(1, m.seq - 1, legal[0], started)  # an old seq: dropped
+    room.bot_answer(1, m.seq, legal[0], started)
+    assert len(room.actions) == n and room.next_deadline() == started + 1.0  # held until bot_delay
+    room.tick(started + 1.0)
+    assert room.actions[n] == (1, legal[0]) and room.bot_faults[1] == {}

@@ -145,3 +145,40 @@ def test_serve_refuses_a_bad_bots_file(tmp_path):
     r = subprocess.run([sys.executable, "-m", "server.cli", "serve", "--port", "0", "--db", str(tmp_path / "g.db"),
                         "--bots", str(bad)], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert r.returncode == 2 and "--bots" in r.stderr and "command" in r.stderr
+
+
+async def test_after_a_server_restart_the_bot_goes_on_from_the_history(tmp_path):
+    """Stopped mid-match and started again on the same database: the bot's new process gets the hand
+    so far and answers on; the match ends without a replaced answer."""
+    running = await start_with(tmp_path, spec())
+    c = await running.client(name="Host")
+    snap = await c.request({"t": "create", "config": {**FAST, "type": "wufan"}})
+    assert (await c.request({"t": "add_bot", "seat": 1, "level": "greedy-ok"}))["t"] == "ok"
+    for s in (2, 3):
+        assert (await c.request({"t": "add_bot", "seat": s, "level": "random"}))["t"] == "ok"
+    assert (await c.request({"t": "ready"}))["t"] == "ok"
+    turns = []
+
+    def mid_hand(m):
+        if m.get("t") == "game":
+            turns.extend(e for e in m.get("events", ()) if e["t"] == "discard")
+        return len(turns) >= 30  # in the first hand's play (or later): the bot has answered already
+    await play(c, random.Random(2), mid_hand, timeout=120)
+    token = c.token
+    task = running.app.rooms[snap["room"]]
+    before = len([1 for p, _ in task.room.actions if p == 1])
+    await c.close()
+    await running.app.stop()
+    running = await start_with(tmp_path, spec())
+    try:
+        c = await running.client()
+        c.strict = False
+        assert (await c.request({"t": "resume", "token": token}))["t"] == "welcome"
+        await play(c, random.Random(3), lambda m: m.get("t") == "match_result", timeout=300)
+        task = running.app.rooms[snap["room"]]
+        assert task.room.info()["seats"][1]["faults"] == {}
+        rec = task.room.finished[-1]
+        assert len([1 for p, _ in rec["actions"] if p == 1]) > before  # it played on after the restart
+        assert task.bots.faults[1]["late"] == task.bots.faults[1]["exited"] == 0
+    finally:
+        await running.app.stop()
