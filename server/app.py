@@ -40,7 +40,8 @@ from server.replays import Replays
 from server.roomitems import STOP
 from server.frames import Frames
 from server.roomtask import RoomTask
-from server.store import Store
+from server.store import open_store
+from server.store_base import StoreBase
 from server.tournaments import TournamentTask
 from server.wsconn import MessageConnection
 
@@ -101,7 +102,7 @@ class Settings:
 
 
 class App(Connections, Auth, Frames, Commands, Lobby, Events, Replays, Api):
-    def __init__(self, store: Store, settings: Settings | None = None):
+    def __init__(self, store: StoreBase, settings: Settings | None = None):
         self.store = store
         store.on_fault = self.storage_changed  # rooms pause and resume
         self.settings = settings or Settings()
@@ -274,7 +275,7 @@ class App(Connections, Auth, Frames, Commands, Lobby, Events, Replays, Api):
 
 async def run(host: str, port: int, db: str, settings: Settings | None = None, ready=None) -> None:
     """Serve until SIGINT or SIGTERM, then shut down cleanly."""
-    store = await Store.open(db)
+    store = await open_store(db)
     app = App(store, settings)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-import sqlite3
 import unicodedata
 
 from argon2 import PasswordHasher
@@ -99,7 +98,7 @@ class Auth:
                 try:
                     await self.store.add_player(pid, token, name, session, agent, address)
                     break
-                except sqlite3.IntegrityError:  # an id collision (48 bits): try another
+                except self.store.IntegrityError:  # an id collision (48 bits): try another
                     continue
         elif msg["t"] == "resume":
             token = msg.get("token")

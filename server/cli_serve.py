@@ -1,4 +1,5 @@
-"""``guobiao serve``: the websocket server with its SQLite database; ``guobiao backup``: a copy of it."""
+"""``guobiao serve``: the websocket server with its database (a SQLite file, or PostgreSQL given by a
+postgresql:// URL); ``guobiao backup``: a copy of a SQLite database."""
 
 from __future__ import annotations
 
@@ -16,7 +17,8 @@ def register(sub) -> None:
     p = sub.add_parser("serve", help="run the websocket server (HTTP on the same port)")
     p.add_argument("--host", default="127.0.0.1")
     p.add_argument("--port", type=int, default=8765, help="0: any free port (the URL printed says which)")
-    p.add_argument("--db", default="var/guobiao.db", help="SQLite database, created with its folder if needed")
+    p.add_argument("--db", default="var/guobiao.db", help="SQLite database, created with its folder if needed, or a PostgreSQL database: "
+                        "postgresql://USER[:PASSWORD]@HOST:PORT/DB (migrated when the server starts)")
     p.add_argument("--rate", type=float, default=None,
                    help="frames a second allowed per connection (default 10, bursts of 3 seconds' worth)")
     p.add_argument("--count-loopback", action="store_true",
@@ -40,6 +42,7 @@ def register(sub) -> None:
 def serve(args) -> int:
     from server.app import Limits, Settings, run
     from server.store import StorageError
+    from server.store_sql import redact
 
     logging.basicConfig(level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("websockets").setLevel(logging.WARNING)
@@ -48,7 +51,7 @@ def serve(args) -> int:
         host = f"[{args.host}]" if ":" in args.host else args.host
         print(f"Guobiao is serving on http://{host}:{port}/ (websocket: ws://{host}:{port}/ws)", flush=True)
         loop = "uvloop" if type(asyncio.get_running_loop()).__module__.startswith("uvloop") else "asyncio"
-        print(f"database: {args.db}; event loop: {loop}; stop with Ctrl-C", flush=True)
+        print(f"database: {redact(args.db)}; event loop: {loop}; stop with Ctrl-C", flush=True)
 
     try:
         settings = Settings(metrics=args.metrics == "on")
@@ -90,6 +93,9 @@ def backup(args) -> int:
     """SQLite's online backup (``Connection.backup``): a consistent copy of the database as of one
     moment, taken while the server goes on writing (WAL: the copy reads, nobody waits). It is written
     next to DEST first and renamed over it only when complete and checked."""
+    if args.db.startswith(("postgresql://", "postgres://")):
+        print("backup: copies a SQLite database; back PostgreSQL up with pg_dump", file=sys.stderr)
+        return 2
     src_path, dest = Path(args.db), Path(args.dest)
     if not src_path.is_file():
         print(f"backup: no database at {src_path}", file=sys.stderr)

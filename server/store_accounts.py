@@ -1,10 +1,9 @@
 """The account tables (migration 4): logins with their password hashes, sessions, the privacy flag,
-and the deletion that anonymises a player. On the store's aiosqlite connection, each transaction alone on
+and the deletion that anonymises a player. On the store's connection, each transaction alone on
 it (server.store ``transaction``)."""
 
 from __future__ import annotations
 
-import sqlite3
 import time
 
 from server.accounts import DELETED_NAME, new_session_id
@@ -19,6 +18,10 @@ class AccountStore:
 
     def check_writable(self) -> None:  # for guarded_write
         self.store.check_writable()
+
+    @property
+    def FAULTS(self) -> tuple:  # for guarded_write  # noqa: N802 - the store's name
+        return self.store.FAULTS
 
     @guarded_write
     async def add_session(self, player_id: str, token: str, user_agent: str | None, address: str | None) -> str:
@@ -73,7 +76,7 @@ class AccountStore:
             try:
                 await run(db, "INSERT INTO logins (player_id, login, password, created_at, changed_at)"
                           " VALUES (?, ?, ?, ?, ?)", (player_id, login, password_hash, now, now))
-            except sqlite3.IntegrityError:  # pragma: no cover - checked just above, in the same transaction
+            except self.store.IntegrityError:  # pragma: no cover - checked just above, in the same transaction
                 return "taken"
         return None
 

@@ -1,4 +1,4 @@
-"""The rating and statistics tables (migration 5), on the store's aiosqlite connection: each function is
+"""The rating and statistics tables (migration 5), on the store's connection: each function is
 given it by the store's ``transaction`` (writes) or ``connection`` (reads), alone on it meanwhile.
 
 A finished match is taken in once (``matches.counted_at``), in one transaction: its players' ratings,
@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import time
 
-import aiosqlite
 
 from server import ratings as R
 from server.store_sql import one, run
@@ -19,7 +18,7 @@ from server.store_sql import one, run
 CURVE_POINTS = 200  # the rating curve of a room type: at most about this many points (every n-th match)
 
 
-async def count_match(db: aiosqlite.Connection, match_id: int, room_type: str, rated: bool,
+async def count_match(db, match_id: int, room_type: str, rated: bool,
                       record: dict | None = None) -> bool:
     """Take a finished match in (False if it was already, or has no result yet), inside the caller's
     transaction. The Python work is per match (a few players, their fans), never per stored row."""
@@ -35,7 +34,10 @@ async def count_match(db: aiosqlite.Connection, match_id: int, room_type: str, r
     if record is None:
         record = json.loads(row[3])
     finished = row[1]
-    await run(db, "UPDATE matches SET counted_at = ? WHERE id = ?", (now, match_id))
+    # Only the first of two transactions counting the same match at once changes the row (PostgreSQL's
+    # second one waits for the first's commit, then finds counted_at set).
+    if not await run(db, "UPDATE matches SET counted_at = ? WHERE id = ? AND counted_at IS NULL", (now, match_id)):
+        return False
     seats = R.outcome(start_ids, record)
     humans = [s.player for s in seats if s.player is not None]
     new: dict = {}
@@ -62,13 +64,14 @@ async def count_match(db: aiosqlite.Connection, match_id: int, room_type: str, r
         rating = R.score_of(*new[s.player]) if s.player in new else None
         n = rated_n.get(s.player, 1) if rating is not None else None  # the player's rated match number
         played.append((s.player, match_id, room_type, s.place, s.points, int(s.abandoned), rating, finished, n))
-    await db.executemany("INSERT OR IGNORE INTO player_matches (player_id, match_id, room_type, place, points,"
-                         " abandoned, rating, finished_at, rated_n) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", played)
+    await db.executemany("INSERT INTO player_matches (player_id, match_id, room_type, place, points, abandoned,"
+                         " rating, finished_at, rated_n) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                         played)
     await _add_totals(db, seats, humans, R.hand_stats(record))
     return True
 
 
-async def _add_totals(db: aiosqlite.Connection, seats: list, humans: list, hands: dict) -> None:
+async def _add_totals(db, seats: list, humans: list, hands: dict) -> None:
     """Add a match's places and hands to its humans' running totals and fan counts."""
     totals, fans = [], []
     for pid in set(humans) | hands.keys():
@@ -89,14 +92,14 @@ async def _add_totals(db: aiosqlite.Connection, seats: list, humans: list, hands
         " ON CONFLICT (player_id, fan) DO UPDATE SET count = count + excluded.count", fans)
 
 
-async def uncounted(db: aiosqlite.Connection, limit: int) -> list[tuple[int, str]]:
+async def uncounted(db, limit: int) -> list[tuple[int, str]]:
     """Finished matches not taken in yet (the room's config JSON with each), oldest first."""
     return await db.execute_fetchall(
         "SELECT m.id, r.config FROM matches m JOIN rooms r ON r.id = m.room_id"
         " WHERE m.counted_at IS NULL AND m.finished_at IS NOT NULL ORDER BY m.id LIMIT ?", (limit,))
 
 
-async def profile(db: aiosqlite.Connection, pid: str, page: int, per_page: int) -> dict:
+async def profile(db, pid: str, page: int, per_page: int) -> dict:
     """A player's ratings, statistics, most scored fans, one page of matches and rating curves."""
     ratings = {r[0]: {"rating": round(r[1], 2), "mu": round(r[2], 3), "sigma": round(r[3], 3), "matches": r[4]}
                for r in await db.execute_fetchall(
@@ -135,7 +138,7 @@ async def profile(db: aiosqlite.Connection, pid: str, page: int, per_page: int) 
             "matches": {"page": page, "per_page": per_page, "total": matches, "items": listed}}
 
 
-async def leaderboard(db: aiosqlite.Connection, room_type: str, top: int) -> list[dict]:
+async def leaderboard(db, room_type: str, top: int) -> list[dict]:
     """The ``top`` best rated players of a room type (deleted accounts left out)."""
     rows = await db.execute_fetchall(
         "SELECT r.player_id, p.name, r.score, r.matches FROM ratings r INDEXED BY ratings_board"
@@ -145,7 +148,7 @@ async def leaderboard(db: aiosqlite.Connection, room_type: str, top: int) -> lis
             for i, r in enumerate(rows)]
 
 
-async def position(db: aiosqlite.Connection, room_type: str, pid: str) -> dict | None:
+async def position(db, room_type: str, pid: str) -> dict | None:
     """A player's own place on a room type's board (counted through the index), or None if unrated."""
     row = await one(db, "SELECT score, matches FROM ratings WHERE player_id = ? AND room_type = ?", (pid, room_type))
     if row is None:
