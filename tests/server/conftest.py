@@ -6,7 +6,7 @@ import pytest
 from rooms.bot_random import RandomBot
 from server.app import App, Limits, Settings
 from server.quotas import Quotas
-from server.store import Store
+from server.store import Store, open_store
 from tests.server.client import Client
 
 FAST = {"hands": 4, "claim_min": 0, "bot_delay": 0, "private": True}
@@ -54,6 +54,23 @@ async def server(tmp_path):
     running = await start(str(tmp_path / "g.db"))
     yield running
     await stop(running)
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def db_url(request, tmp_path) -> str:
+    """What ``--db`` is given, for each backend: a SQLite file, and a new database on the test run's
+    PostgreSQL (skipped without PostgreSQL; failing under CI=true)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "g.db")
+    return request.getfixturevalue("pg_url")
+
+
+@pytest.fixture
+async def store(db_url):
+    """A store on each backend (the storage tests run on both)."""
+    st = await open_store(db_url)
+    yield st
+    await st.close()
 
 
 @pytest.fixture(autouse=True)

@@ -17,7 +17,43 @@ def test_migrations_are_numbered_in_order():
     assert ms[0][1].name.startswith("0001_")
 
 
-async def test_schema_and_log(tmp_path):
+def count_batches(st, monkeypatch) -> list[int]:
+    """The size of every group commit the store makes from now on (either backend)."""
+    batches: list[int] = []
+    if isinstance(st, Store):
+        real = st._write_batch_sync
+        monkeypatch.setattr(st, "_write_batch_sync", lambda batch: batches.append(len(batch)) or real(batch))
+    else:
+        real_async = st._write_batch
+
+        async def counted(batch):
+            batches.append(len(batch))
+            return await real_async(batch)
+        monkeypatch.setattr(st, "_write_batch", counted)
+    return batches
+
+
+async def test_schema_and_log(store):
+    st = store
+    await st.add_player("p1", "ab" * 16, "Ann")
+    assert await st.player_by_token("ab" * 16) == ("p1", "Ann")
+    assert await st.player_by_token("cd" * 16) is None
+    rid = await st.add_room("r00000001", {"hands": 4}, "p1", [{"k": "create"}])
+    await st.write(rid, 1, [{"k": "join"}, {"k": "ready"}])
+    with pytest.raises(st.IntegrityError):
+        await st.write(rid, 2, [{"k": "again"}])  # n = 2 is taken: no duplicate
+    with pytest.raises(st.IntegrityError):
+        await st.write(rid, 4, [{"k": "later"}])  # n = 3 is missing: no gap
+    assert await st.log_length(rid) == 3
+    rooms = await st.open_rooms()
+    assert [e["k"] for e in rooms[0]["log"]] == ["create", "join", "ready"]
+    await st.write(rid, 3, [{"k": "on"}])  # a refused write changed nothing: the log goes on
+    await st.close_room(rid)
+    assert await st.open_rooms() == []
+    assert await st.room_log("r00000001") == [{"k": k} for k in ("create", "join", "ready", "on")]
+
+
+async def test_sqlite_schema_in_wal_mode(tmp_path):
     path = tmp_path / "sub" / "x.db"
     st = await Store.open(path)
     try:
@@ -27,18 +63,6 @@ async def test_schema_and_log(tmp_path):
         (version,) = await st._one("PRAGMA user_version")
         assert version == len(S.migrations())
         assert await st.migrate() == version  # idempotent
-        await st.add_player("p1", "ab" * 16, "Ann")
-        assert await st.player_by_token("ab" * 16) == ("p1", "Ann")
-        assert await st.player_by_token("cd" * 16) is None
-        rid = await st.add_room("r00000001", {"hands": 4}, "p1", [{"k": "create"}])
-        await st.write(rid, 1, [{"k": "join"}, {"k": "ready"}])
-        with pytest.raises(sqlite3.IntegrityError):
-            await st.write(rid, 2, [{"k": "again"}])  # n = 2 is taken: no duplicate
-        assert await st.log_length(rid) == 3
-        rooms = await st.open_rooms()
-        assert [e["k"] for e in rooms[0]["log"]] == ["create", "join", "ready"]
-        await st.close_room(rid)
-        assert await st.open_rooms() == []
     finally:
         await st.close()
     raw = sqlite3.connect(path)
@@ -49,78 +73,65 @@ async def test_schema_and_log(tmp_path):
     assert {"players", "rooms", "actions", "matches", "hand_results", "match_results"} <= tables
 
 
-async def test_writes_close_together_share_one_commit(tmp_path, monkeypatch):
-    st = await Store.open(tmp_path / "g.db")
-    batches = []
-    real = st._write_batch_sync
-    monkeypatch.setattr(st, "_write_batch_sync", lambda batch: batches.append(len(batch)) or real(batch))
+async def test_writes_close_together_share_one_commit(store, monkeypatch):
+    st = store
+    batches = count_batches(st, monkeypatch)
     st.COMMIT_EVERY = 0.3
-    try:
-        rid = await st.add_room("r00000001", {"hands": 4}, None, [{"k": "create"}])
-        t = time.monotonic()
-        await st.write(rid, 1, [{"k": "a"}])
-        assert time.monotonic() - t < 0.25  # after a quiet spell a write is committed at once
-        # Writes that come within COMMIT_EVERY of that commit wait for the next one, and share it.
-        tasks = []
-        for i in range(5):
-            tasks.append(asyncio.create_task(st.write(rid, 2 + i, [{"k": "b", "i": i}])))
-            await asyncio.sleep(0.005)
-        await asyncio.gather(*tasks)
-        assert batches == [1, 5]
-        assert await st.log_length(rid) == 7
-    finally:
-        await st.close()
+    rid = await st.add_room("r00000001", {"hands": 4}, None, [{"k": "create"}])
+    t = time.monotonic()
+    await st.write(rid, 1, [{"k": "a"}])
+    assert time.monotonic() - t < 0.25  # after a quiet spell a write is committed at once
+    # Writes that come within COMMIT_EVERY of that commit wait for the next one, and share it.
+    tasks = []
+    for i in range(5):
+        tasks.append(asyncio.create_task(st.write(rid, 2 + i, [{"k": "b", "i": i}])))
+        await asyncio.sleep(0.005)
+    await asyncio.gather(*tasks)
+    assert batches == [1, 5]
+    assert await st.log_length(rid) == 7
 
 
-async def test_a_failing_write_fails_alone_in_its_batch(tmp_path, monkeypatch):
-    st = await Store.open(tmp_path / "g.db")
-    batches = []
-    real = st._write_batch_sync
-    monkeypatch.setattr(st, "_write_batch_sync", lambda batch: batches.append(len(batch)) or real(batch))
-    try:
-        a = await st.add_room("r00000001", {"hands": 4}, None, [{"k": "create"}])
-        b = await st.add_room("r00000002", {"hands": 4}, None, [{"k": "create"}])
-        start = {"kind": "match_start", "number": 1, "rules": {}, "seed": "1", "salt": "s", "commitment": "c",
-                 "players": ["p1", None, None, None]}
-        c = await st.add_room("r00000003", {"hands": 4}, None, [{"k": "create"}])
-        orphan = {"kind": "hand_result", "number": 9, "hand": 0, "record": {}}  # match 9 was never recorded
-        results = await asyncio.gather(
-            st.write(a, 1, [{"k": "first"}]), st.write(c, 1, [{"k": "lost"}], [orphan]),
-            st.write(b, 1, [{"k": "x"}], [start]), st.write(a, 1, [{"k": "again"}]), return_exceptions=True)
-        assert batches == [3]  # one transaction (the repeat never reached it)...
-        assert results[0] is None and results[2] is None  # ...in which only the orphan failed
-        assert isinstance(results[1], sqlite3.IntegrityError)  # hand_results.match_id NOT NULL
-        assert isinstance(results[3], sqlite3.IntegrityError)  # n = 1 is taken: refused before writing
-        logs = {r["id"]: [e["k"] for e in r["log"]] for r in await st.open_rooms()}
-        assert logs == {a: ["create", "first"], b: ["create", "x"], c: ["create"]}
-        assert (await st.room_matches(b))[1]["commitment"] == "c"
-        assert await st.room_matches(a) == {}
-    finally:
-        await st.close()
+async def test_a_failing_write_fails_alone_in_its_batch(store, monkeypatch):
+    st = store
+    batches = count_batches(st, monkeypatch)
+    a = await st.add_room("r00000001", {"hands": 4}, None, [{"k": "create"}])
+    b = await st.add_room("r00000002", {"hands": 4}, None, [{"k": "create"}])
+    start = {"kind": "match_start", "number": 1, "rules": {}, "seed": "1", "salt": "s", "commitment": "c",
+             "players": ["p1", None, None, None]}
+    c = await st.add_room("r00000003", {"hands": 4}, None, [{"k": "create"}])
+    orphan = {"kind": "hand_result", "number": 9, "hand": 0, "record": {}}  # match 9 was never recorded
+    results = await asyncio.gather(
+        st.write(a, 1, [{"k": "first"}]), st.write(c, 1, [{"k": "lost"}], [orphan]),
+        st.write(b, 1, [{"k": "x"}], [start]), st.write(a, 1, [{"k": "again"}]), return_exceptions=True)
+    assert batches == [3]  # one transaction (the repeat never reached it)...
+    assert results[0] is None and results[2] is None  # ...in which only the orphan failed
+    assert isinstance(results[1], st.IntegrityError)  # hand_results.match_id NOT NULL
+    assert isinstance(results[3], st.IntegrityError)  # n = 1 is taken: refused before writing
+    logs = {r["id"]: [e["k"] for e in r["log"]] for r in await st.open_rooms()}
+    assert logs == {a: ["create", "first"], b: ["create", "x"], c: ["create"]}
+    assert (await st.room_matches(b))[1]["commitment"] == "c"
+    assert await st.room_matches(a) == {}
 
 
-async def test_after_a_failed_write_the_rooms_later_writes_fail_too(tmp_path):
+async def test_after_a_failed_write_the_rooms_later_writes_fail_too(store):
     """A room's log must not go on after a hole: its writes appended behind one that failed (in the same
     batch or later) fail, while other rooms' writes land; callbacks hear in the order of appending."""
-    st = await Store.open(tmp_path / "g.db")
-    try:
-        a = await st.add_room("r00000001", {"hands": 4}, None, [{"k": "create"}])
-        b = await st.add_room("r00000002", {"hands": 4}, None, [{"k": "create"}])
-        heard = []
-        orphan = {"kind": "hand_result", "number": 9, "hand": 0, "record": {}}  # no match 9: cannot be stored
-        st.append(a, 1, [{"k": "lost"}], [orphan], lambda e: heard.append(("a1", e)))
-        st.append(a, 2, [{"k": "next"}], None, lambda e: heard.append(("a2", e)))
-        st.append(b, 1, [{"k": "fine"}], None, lambda e: heard.append(("b1", e)))
-        await st.write(b, 2, [{"k": "fine too"}])
-        assert [h[0] for h in heard] == ["a1", "a2", "b1"]
-        assert isinstance(heard[0][1], sqlite3.IntegrityError) and isinstance(heard[1][1], RuntimeError)
-        assert heard[2][1] is None
-        with pytest.raises(RuntimeError):
-            await st.write(a, 3, [{"k": "later"}])
-        logs = {r["id"]: [e["k"] for e in r["log"]] for r in await st.open_rooms()}
-        assert logs == {a: ["create"], b: ["create", "fine", "fine too"]}
-    finally:
-        await st.close()
+    st = store
+    a = await st.add_room("r00000001", {"hands": 4}, None, [{"k": "create"}])
+    b = await st.add_room("r00000002", {"hands": 4}, None, [{"k": "create"}])
+    heard = []
+    orphan = {"kind": "hand_result", "number": 9, "hand": 0, "record": {}}  # no match 9: cannot be stored
+    st.append(a, 1, [{"k": "lost"}], [orphan], lambda e: heard.append(("a1", e)))
+    st.append(a, 2, [{"k": "next"}], None, lambda e: heard.append(("a2", e)))
+    st.append(b, 1, [{"k": "fine"}], None, lambda e: heard.append(("b1", e)))
+    await st.write(b, 2, [{"k": "fine too"}])
+    assert [h[0] for h in heard] == ["a1", "a2", "b1"]
+    assert isinstance(heard[0][1], st.IntegrityError) and isinstance(heard[1][1], RuntimeError)
+    assert heard[2][1] is None
+    with pytest.raises(RuntimeError):
+        await st.write(a, 3, [{"k": "later"}])
+    logs = {r["id"]: [e["k"] for e in r["log"]] for r in await st.open_rooms()}
+    assert logs == {a: ["create"], b: ["create", "fine", "fine too"]}
 
 
 def test_commitment():
@@ -160,22 +171,19 @@ async def test_checkpoints_keep_the_wal_small_and_lose_nothing(tmp_path):
         raw.close()
 
 
-async def test_reads_and_transactions_on_the_shared_connection_do_not_collide(tmp_path):
+async def test_reads_and_transactions_on_the_shared_connection_do_not_collide(store):
     # A query whose rows were fetched in a later job on the store's thread would leave its statement
     # open there meanwhile, and another coroutine's COMMIT failed ("SQL statements in progress").
-    st = await Store.open(tmp_path / "r.db")
-    try:
-        await st.add_player("p1", "ab" * 16, "Ann")
-        jobs = []
-        for i in range(200):
-            jobs.append(st.add_room(f"r{i:08d}", {}, "p1", [{"k": "create"}]))
-            jobs.append(st.player_by_token("ab" * 16))
-            jobs.append(st.player_names({"p1"}))
-        results = await asyncio.gather(*jobs, return_exceptions=True)
-        assert not [r for r in results if isinstance(r, Exception)]
-        assert len(await st.open_rooms()) == 200
-    finally:
-        await st.close()
+    st = store
+    await st.add_player("p1", "ab" * 16, "Ann")
+    jobs = []
+    for i in range(200):
+        jobs.append(st.add_room(f"r{i:08d}", {}, "p1", [{"k": "create"}]))
+        jobs.append(st.player_by_token("ab" * 16))
+        jobs.append(st.player_names({"p1"}))
+    results = await asyncio.gather(*jobs, return_exceptions=True)
+    assert not [r for r in results if isinstance(r, Exception)]
+    assert len(await st.open_rooms()) == 200
 
 
 async def test_a_schema_2_log_is_moved_to_append_order_intact(tmp_path):
