@@ -54,7 +54,7 @@ async def count_match(db, match_id: int, room_type: str, rated: bool,
             "INSERT INTO ratings (player_id, room_type, mu, sigma, score, matches, updated_at)"
             " VALUES (?, ?, ?, ?, ?, 1, ?) ON CONFLICT (player_id, room_type) DO UPDATE SET"
             " mu = excluded.mu, sigma = excluded.sigma, score = excluded.score,"
-            " matches = matches + 1, updated_at = excluded.updated_at",
+            " matches = ratings.matches + 1, updated_at = excluded.updated_at",
             [(pid, room_type, mu, sigma, R.score_of(mu, sigma), now) for pid, (mu, sigma) in new.items()])
     # One statement per table (each statement is a trip to the connection's thread and back).
     played = []
@@ -83,13 +83,13 @@ async def _add_totals(db, seats: list, humans: list, hands: dict) -> None:
     await db.executemany(
         "INSERT INTO player_stats (player_id, matches, place_sum, hands, wins, self_drawn, deal_ins, win_fan)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (player_id) DO UPDATE SET"
-        " matches = matches + excluded.matches, place_sum = place_sum + excluded.place_sum,"
-        " hands = hands + excluded.hands, wins = wins + excluded.wins,"
-        " self_drawn = self_drawn + excluded.self_drawn, deal_ins = deal_ins + excluded.deal_ins,"
-        " win_fan = win_fan + excluded.win_fan", totals)
+        " matches = player_stats.matches + excluded.matches, place_sum = player_stats.place_sum + excluded.place_sum,"
+        " hands = player_stats.hands + excluded.hands, wins = player_stats.wins + excluded.wins,"
+        " self_drawn = player_stats.self_drawn + excluded.self_drawn, deal_ins = player_stats.deal_ins + excluded.deal_ins,"
+        " win_fan = player_stats.win_fan + excluded.win_fan", totals)
     await db.executemany(
         "INSERT INTO player_fans (player_id, fan, name_en, count) VALUES (?, ?, ?, ?)"
-        " ON CONFLICT (player_id, fan) DO UPDATE SET count = count + excluded.count", fans)
+        " ON CONFLICT (player_id, fan) DO UPDATE SET count = player_fans.count + excluded.count", fans)
 
 
 async def uncounted(db, limit: int) -> list[tuple[int, str]]:

@@ -6,7 +6,7 @@ import pytest
 from rooms.bot_random import RandomBot
 from server.app import App, Limits, Settings
 from server.quotas import Quotas
-from server.store import Store, open_store
+from server.store import open_store
 from tests.server.client import Client
 
 FAST = {"hands": 4, "claim_min": 0, "bot_delay": 0, "private": True}
@@ -37,7 +37,7 @@ class Running:
 
 
 async def start(db: str, **limits) -> Running:
-    store = await Store.open(db)
+    store = await open_store(db)
     app = App(store, fast_settings(**limits))
     port = await app.start("127.0.0.1", 0)
     return Running(app, port, db)

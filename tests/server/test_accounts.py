@@ -16,7 +16,7 @@ from argon2 import PasswordHasher
 from server import accounts, wire
 from server.app import App
 from server.attempts import AttemptLimits, Attempts
-from server.store import Store
+from server.store import open_store
 from tests.server.client import play
 from tests.server.conftest import Running, fast_settings, stop
 from tests.server.test_wire import problems
@@ -30,14 +30,15 @@ async def start(db: str, attempts: AttemptLimits | None = None, hasher=CHEAP, se
     settings.series = list(series)
     settings.password_hasher = hasher
     settings.attempts = attempts or AttemptLimits(per_address=(1.0, 1000), per_login=(1.0, 1000))
-    store = await Store.open(db)
+    store = await open_store(db)
     app = App(store, settings)
     return Running(app, await app.start("127.0.0.1", 0), db)
 
 
 @pytest.fixture
-async def srv(tmp_path):
-    s = await start(str(tmp_path / "g.db"))
+async def srv(db_url):
+    """A server on each backend (SQLite, PostgreSQL)."""
+    s = await start(db_url)
     yield s
     await stop(s)
     # The account messages the clients got are as server/wire.py declares them.

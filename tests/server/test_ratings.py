@@ -15,12 +15,20 @@ from server import ratings as R
 from server.profiles import PER_PAGE
 from server.store_ratings import count_match
 from tests.server.client import play
-from tests.server.conftest import FAST
+from tests.server.conftest import FAST, start, stop
 
 
 def record(ids, scores, hands=()):
     return {"ids": ids, "scores": scores, "hands": list(hands)}
 
+
+
+@pytest.fixture
+async def server(db_url):
+    """This module's server tests run on each backend (SQLite, PostgreSQL)."""
+    running = await start(db_url)
+    yield running
+    await stop(running)
 
 def test_ranking_updates_ratings_as_openskill_plackett_luce_does():
     start = ["pa", "pb", "pc", "pd"]

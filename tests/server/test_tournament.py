@@ -161,10 +161,11 @@ async def test_two_sessions_eight_players_with_lateness_and_a_penalty(tmp_path):
         await stop(server)
 
 
-async def test_a_restart_mid_session_loses_nothing(tmp_path):
+async def test_a_restart_mid_session_loses_nothing(db_url):
     """A clean restart in the middle of a table's match: the tournament is rebuilt from its log, its
-    table's room from its own, the players resume with their tokens, and the session finishes."""
-    db = str(tmp_path / "t.db")
+    table's room from its own, the players resume with their tokens, and the session finishes (on
+    either backend)."""
+    db = db_url
     server = await start(db)
     rng = random.Random(5)
     ps = [await server.client(name=f"R{i}") for i in range(4)]
