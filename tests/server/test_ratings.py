@@ -120,6 +120,26 @@ async def test_a_quick_match_rates_the_player_and_fills_history_and_statistics(s
         assert not await count_match(db, reveal["id"], "guobiao", True, None)
 
 
+async def test_two_transactions_taking_a_match_in_at_once_count_it_once(server):
+    """On PostgreSQL two transactions run at once (one per pooled connection): both read the match as
+    not yet counted; only the first one's update may count it."""
+    a = await server.client("json", name="Ann")
+    assert (await a.request({"t": "quick", "type": "guobiao", "wait": 0}))["t"] == "queued"
+    await play(a, random.Random(5), lambda m: m.get("t") == "match_result", timeout=60)
+    reveal = await a.wait_for(lambda m: m.get("t") == "reveal")
+    await server.app.ratings.settle()
+    store = server.app.store
+    async with store.transaction() as db:  # as if it had never been taken in
+        for table in ("ratings", "player_matches", "player_stats", "player_fans"):
+            await db.execute_fetchall(f"DELETE FROM {table}")
+        await db.execute_fetchall("UPDATE matches SET counted_at = NULL")
+    jobs = [server.app.ratings._count(reveal["id"], "guobiao", True, None) for _ in range(3)]
+    await asyncio.gather(*jobs)
+    (n,) = await store._one("SELECT matches FROM player_stats WHERE player_id = ?", (a.player,))
+    (rated,) = await store._one("SELECT matches FROM ratings WHERE player_id = ?", (a.player,))
+    assert (n, rated) == (1, 1)
+
+
 @pytest.mark.parametrize("ranked", [False, True])
 async def test_a_private_room_is_rated_only_when_the_host_chose_ranked(server, ranked):
     a = await server.client("json", name="Ann")
