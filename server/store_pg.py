@@ -52,6 +52,7 @@ class PgStore(StoreBase):
         self.pool = pool
         self.url = url
         self._flushing: asyncio.Task | None = None  # the group commit under way
+        self._unsure: set[tuple[int, int]] = set()  # (room, start) of writes whose commit may have landed
 
     @classmethod
     async def open(cls, url: str) -> PgStore:
@@ -145,11 +146,12 @@ class PgStore(StoreBase):
             batch, self._pending = self._pending[:self.MAX_BATCH], self._pending[self.MAX_BATCH:]
             try:
                 began = time.perf_counter()
-                results = await self._write_batch([b[:4] for b in batch])
+                results = await self._write_landed(batch)
                 if self.on_commit is not None:
                     self.on_commit(time.perf_counter() - began, len(batch))
-            except Exception as e:  # the commit failed: none of them landed
+            except Exception as e:  # the commit failed: none of them landed, or some may have (below)
                 if self.storage_fault(e):
+                    self._unsure.update((b[0], b[1]) for b in batch)
                     self._pending[:0] = batch
                     self._stall(f"the database cannot be written ({e})")
                     return
@@ -159,6 +161,26 @@ class PgStore(StoreBase):
             self._flushing = None
         if self._pending and self._flush_at is None:
             self._flush_at = loop.call_later(self.COMMIT_EVERY, self._flush)
+
+    async def _write_landed(self, batch: list) -> list:
+        """``_write_batch`` for the writes of ``batch`` not found already in the log: a commit whose
+        connection was lost before its answer came may have landed, and is not written twice."""
+        landed = await self._landed([b for b in batch if (b[0], b[1]) in self._unsure]) if self._unsure else set()
+        todo = [b[:4] for b in batch if (b[0], b[1]) not in landed]
+        written = iter(await self._write_batch(todo) if todo else [])
+        self._unsure.difference_update((b[0], b[1]) for b in batch)
+        return [None if (b[0], b[1]) in landed else next(written) for b in batch]
+
+    async def _landed(self, batch: list) -> set[tuple[int, int]]:
+        """(room, start) of the writes in ``batch`` whose first row is in the log."""
+        keys = [(b[0], b[1]) for b in batch if b[2]]
+        if not keys:
+            return set()
+        async with self.pool.acquire(timeout=self.CONNECT_TIMEOUT) as con:
+            rows = await con.fetch("SELECT a.room_id, a.n FROM actions a JOIN unnest($1::bigint[], $2::bigint[])"
+                                   " AS k(r, n) ON a.room_id = k.r AND a.n = k.n",
+                                   [k[0] for k in keys], [k[1] for k in keys])
+        return {(r["room_id"], r["n"]) for r in rows}
 
     async def _write_batch(self, batch: list) -> list:
         """Every write in ``batch`` in one transaction; None or the exception for each (a storage fault

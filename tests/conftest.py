@@ -52,3 +52,16 @@ def redis_server():
     r = services.start_redis(server)
     yield r
     r.stop()
+
+
+@pytest.fixture
+def redis_url(redis_server) -> str:
+    """The URL of the test run's Redis, emptied for this test."""
+    import redis
+
+    r = redis.Redis.from_url(redis_server.url)
+    try:
+        r.flushall()
+    finally:
+        r.close()
+    return redis_server.url

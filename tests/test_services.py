@@ -37,6 +37,23 @@ def test_redis_fixture_answers_a_client(redis_server):
     assert redis_server.socket.exists()
 
 
+async def test_redis_url_is_empty_for_each_test_and_takes_an_asyncio_client(redis_url):
+    import redis.asyncio
+
+    r = redis.asyncio.Redis.from_url(redis_url)
+    try:
+        assert await r.dbsize() == 0  # test_redis_fixture_answers_a_client's key is gone
+        await r.set("guobiao:async", "1")
+        async with r.pubsub() as ps:  # what the cluster's nodes will talk over
+            await ps.subscribe("guobiao:ch")
+            await ps.get_message(timeout=1.0)  # the subscription's confirmation
+            assert await r.publish("guobiao:ch", "hello") == 1
+            m = await ps.get_message(ignore_subscribe_messages=True, timeout=2.0)
+            assert m["data"] == b"hello"
+    finally:
+        await r.aclose()
+
+
 def _run_without(tmp_path: Path, var: str, test: str, ci: bool) -> subprocess.CompletedProcess:
     env = {**os.environ, var: str(tmp_path / "absent"), "CI": "true" if ci else ""}
     return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", f"tests/test_services.py::{test}"],

@@ -196,6 +196,36 @@ async def test_a_lost_connection_holds_log_writes_back_until_they_land(postgres,
 
 
 @pytest.mark.postgres
+async def test_a_commit_whose_answer_was_lost_is_not_written_twice(pg_url, monkeypatch, caplog):
+    """The connection drops after PostgreSQL committed but before the server heard so: the retry
+    finds the rows in the log and the write succeeds, once (the match it started is recorded once)."""
+    st = await open_store(pg_url)
+    try:
+        rid = await st.add_room("r00000001", {}, None, [{"k": "create"}])
+        real = st._write_batch
+        calls = []
+
+        async def answer_lost(batch):
+            calls.append(len(batch))
+            result = await real(batch)
+            if len(calls) == 1:
+                raise asyncpg.ConnectionDoesNotExistError("connection was closed in the middle of operation")
+            return result
+        monkeypatch.setattr(st, "_write_batch", answer_lost)
+        await asyncio.wait_for(st.write(rid, 1, [{"k": "start"}], [MATCH]), 10)
+        await asyncio.wait_for(st.write(rid, 2, [{"k": "next"}]), 10)
+        (room,) = await st.open_rooms()
+        assert [e["k"] for e in room["log"]] == ["create", "start", "next"]
+        assert list(await st.room_matches(rid)) == [0]
+        assert calls == [1, 1]  # the landed write was not sent again; the next one was
+        assert st.fault is None and not st._broken
+        assert "writes held back" in caplog.text
+        caplog.clear()
+    finally:
+        await st.close()
+
+
+@pytest.mark.postgres
 async def test_while_postgres_is_unreachable_actions_are_refused_with_server_storage(pg_url, caplog):
     st = await open_store(pg_url)
     try:
