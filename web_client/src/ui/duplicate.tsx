@@ -4,6 +4,7 @@
 
 import { useEffect, useState } from "preact/hooks";
 import { t } from "../i18n";
+import type { Key } from "../i18n";
 import { AppState } from "../state";
 import type { TournamentView } from "../tournament";
 import { pname } from "./tournament";
@@ -12,7 +13,6 @@ type Dup = NonNullable<TournamentView["duplicate"]>;
 type DupSession = Dup["sessions"][number];
 type DupDeal = DupSession["deals"][number];
 
-const WINDS = ["东", "南", "西", "北"];
 const fmt = (x: number | null | undefined) => (x === null || x === undefined ? "–" : (x > 0 ? "+" : "") + x.toFixed(2));
 
 /** Whether SHA-256("<seed>:<salt>") is the commitment: checked here, in the browser (null: not yet). */
@@ -53,7 +53,7 @@ export function DuplicateStandings({ s, v }: { s: AppState; v: TournamentView })
   );
 }
 
-/** Every session's walls and deals; ``open``: the last finished session unfolded. */
+/** Every session's walls and deals: the last finished session and the one being played unfolded. */
 export function DuplicateDeals({ s, v, testid }: { s: AppState; v: TournamentView; testid: string }) {
   const d = v.duplicate;
   if (!d) return null;
@@ -62,7 +62,7 @@ export function DuplicateDeals({ s, v, testid }: { s: AppState; v: TournamentVie
     <div class="dup-deals" data-testid={testid}>
       <h3>{t("dupDealsTitle")}</h3>
       {d.sessions.filter((x) => x.commitment).map((sess) => (
-        <DupSessionBlock key={sess.session} s={s} v={v} sess={sess} open={sess.session === last} />
+        <DupSessionBlock key={sess.session} s={s} v={v} sess={sess} open={sess.session === last || !sess.seed} />
       ))}
       {d.sessions.every((x) => !x.commitment) ? <p class="muted">{t("dupNone")}</p> : null}
     </div>
@@ -74,9 +74,9 @@ function DupSessionBlock({ s, v, sess, open }: { s: AppState; v: TournamentView;
   return (
     <details class="fold" open={open} data-session={sess.session}>
       <summary>{t("sessionN", sess.session)}</summary>
-      <p class="small mono wrap-any" data-testid="dup-commitment">{t("dupCommitment")}: {sess.commitment}</p>
+      <p class="small mono" style={{ overflowWrap: "anywhere" }} data-testid="dup-commitment">{t("dupCommitment")}: {sess.commitment}</p>
       {sess.seed ? (
-        <p class="small mono wrap-any" data-testid="dup-reveal">
+        <p class="small mono" style={{ overflowWrap: "anywhere" }} data-testid="dup-reveal">
           {t("dupSeed")}: {sess.seed} · {t("dupSalt")}: {sess.salt}{" "}
           {ok === true ? <span class="ok" data-testid="dup-verified">✓ {t("dupVerified")}</span>
             : ok === false ? <span class="problem">✗ {t("dupMismatch")}</span> : null}
@@ -97,7 +97,7 @@ function DealTable({ s, v, deal }: { s: AppState; v: TournamentView; deal: DupDe
         <tbody>
           {deal.seats.map((seat) => (
             <tr key={seat.seat}>
-              <th>{WINDS[seat.seat]}</th>
+              <th>{t(`wind${seat.seat}` as Key)}</th>
               {seat.holders.map((h) => (
                 <td key={h.table} class={h.player === v.you.id ? "mine" : ""} data-player={h.player ?? ""}>
                   <span>{pname(s, h.player)}</span>{" "}
