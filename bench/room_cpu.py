@@ -78,7 +78,7 @@ class RoomDriver:
 
     def cmd(self, pid: str, cmd: dict) -> None:
         self.now += 1.0
-        self.take(self.room.handle(pid, cmd, self.now))
+        self.take(self.room.render(self.room.handle(pid, cmd, self.now)))
         self.room.take_log()
 
     def step(self) -> None:
@@ -90,7 +90,7 @@ class RoomDriver:
         ready = [p for p in PIDS if self.prompts.get(p)]
         if not ready:  # never with claim_min 0 and four humans; a timer would act
             self.now = max(self.now, room.next_deadline() or self.now)
-            self.take(room.tick(self.now))
+            self.take(room.render(room.tick(self.now)))
             room.take_log()
             return
         pid = ready[self.rng.randrange(len(ready))]

@@ -14,7 +14,7 @@ from game.rules import Rules
 from game.state import auto_action
 from rooms import bot, bot_random, clock
 from rooms.config import BOT_LEVELS, PLAYING
-from rooms.messages import Outbound
+from rooms.effects import Applied
 
 AUTO = "auto"  # the 托管 policy as a seat occupant: a seat left during a match when bots are off
 AUTO_PER_CALL = 4  # automatic entries per call; more wait for the next tick (zero timers never hold the caller)
@@ -118,8 +118,8 @@ class RoomTimers:
             self._bots[level] = load_bot(level, self.rules) if level in BOT_LEVELS else None
         return self._bots[level]
 
-    def _run(self, now: float) -> list[Outbound]:
-        out: list[Outbound] = []
+    def _run(self, now: float) -> list[Applied]:
+        out: list[Applied] = []
         for _ in range(AUTO_PER_CALL):
             timers = self._timers()
             due = [t for t in timers if t[0] <= now]

@@ -1,11 +1,14 @@
 """The room's commands, checked: each takes the room as it is and returns the log entry to commit, or
 raises ``RoomError``; none changes the room (``Room.handle`` and ``Room.system`` commit what they return).
+They read the room through ``CommandRoom`` only (public state and four calls, nothing private).
 
 ``COMMANDS`` are the players' (docs/rooms.md "Commands"), ``SYSTEM`` the server's own for tournament
 tables (start, 停和, substitutes, time up); each with the fields it may carry.
 """
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING, Mapping, Protocol
 
 from game import match as gm
 from game.actions import ILLEGAL, MALFORMED, NOT_YOUR_TURN, STALE, ActionError, from_dict
@@ -15,6 +18,35 @@ from rooms.config import BOT_LEVELS, LOBBY, PLAYING
 from rooms.errors import NO_HAND, SUBSTITUTED, TABLE, RoomError
 from rooms.fields import BOOL, INT, MAP, TEXT, opt, req
 from rooms.invite import normalize
+
+if TYPE_CHECKING:  # pragma: no cover
+    from rooms.config import RoomConfig
+    from rooms.room import Member, Seat
+
+
+class CommandRoom(Protocol):
+    """What the checks read of a room (``rooms.room.Room``); tests/rooms/test_apply_render.py checks that
+    they read nothing else."""
+    config: RoomConfig
+    invite: str
+    host: str | None
+    phase: str
+    table: bool  # a tournament table: fixed seats, system commands
+    quick: bool
+    banned: set[str]
+    members: Mapping[str, Member]
+    seats: list[Seat | None]
+    finished: list[dict]
+    stand_in: list[bool]
+    match: gm.MatchState | None
+
+    def member(self, pid: str) -> Member: ...  # RoomError not_in_room when not one
+
+    def spectator_ids(self) -> list[str]: ...
+
+    def bot_level_available(self, level: str) -> bool: ...
+
+    def keep_parsed(self, wire: dict, action) -> None: ...  # so that applying the entry does not parse again
 
 
 def _host_only(room, pid: str) -> None:

@@ -1,6 +1,7 @@
-"""What applying a room's log entry asks to be sent (rooms/room.py ``_apply`` returns them; rooms/messages.py
-``render`` builds the members' messages from them once the entry is committed). Plain values: a replay
-applies entries and renders nothing."""
+"""What applying a room's log entry asks to be sent. rooms/room.py ``_apply`` returns the effects; a live
+commit pairs them with the ``Moment`` they happened at (``Applied``); the server makes the entries durable
+and only then has rooms/messages.py ``render`` build the members' messages from them. Plain values: a
+replay applies entries and renders nothing."""
 
 from __future__ import annotations
 
@@ -19,8 +20,9 @@ class GameEvents(NamedTuple):
 
 
 class Answered(NamedTuple):
-    """Seat ``player`` (a human) answered in a claim window that still waits: only that seat hears."""
+    """Seat ``player`` (the human ``to``) answered in a claim window that still waits: only that seat hears."""
     player: int
+    to: str
 
 
 class Announce(NamedTuple):
@@ -35,12 +37,34 @@ class Notice(NamedTuple):
 
 
 class HintAsked(NamedTuple):
-    """Player ``to`` switched hints on or off: the record of its last hint goes; switched on, it is
-    sent the hint at once."""
+    """Player ``to`` (at ``seat``) switched hints on or off (``on``): the record of its last hint goes;
+    switched on, it is sent the hint at once."""
     to: str
+    seat: int | None
+    on: bool
 
 
 ROOM_CHANGED = RoomChanged()
 Effect = RoomChanged | GameEvents | Answered | Announce | Notice | HintAsked
 
-__all__ = ["RoomChanged", "GameEvents", "Answered", "Announce", "Notice", "HintAsked", "ROOM_CHANGED", "Effect"]
+
+class Moment(NamedTuple):
+    """What rendering reads of the room as a live commit left it: values, since the room may take the
+    next call before the entry is durable and its messages are built."""
+    rseq: int
+    phase: str
+    match: object  # game.match.MatchState (immutable) or None
+    recipients: tuple  # (id, seat, hints) of every connected member
+    humans: tuple  # per seat: a human plays it (hints go to human seats only)
+    clock: dict | None  # the public clock, when a game message is to be built
+    info: dict | None  # the public room (members' view), when a room message is to be built
+
+
+class Applied(NamedTuple):
+    """One committed change (an entry, or a member (dis)connecting): its effects and their moment."""
+    effects: list
+    moment: Moment
+
+
+__all__ = ["RoomChanged", "GameEvents", "Answered", "Announce", "Notice", "HintAsked", "ROOM_CHANGED", "Effect",
+           "Moment", "Applied"]

@@ -16,7 +16,7 @@ from game.state import OVER as HAND_OVER
 from game.views import same_for_every_seat
 from rooms import clock
 from rooms.config import PLAYING
-from rooms.effects import Announce, Answered, Effect, GameEvents, HintAsked, Notice, RoomChanged
+from rooms.effects import Announce, Answered, Applied, Effect, GameEvents, HintAsked, Moment, Notice, RoomChanged
 
 if TYPE_CHECKING:  # pragma: no cover
     from rooms.room import Member
@@ -30,33 +30,53 @@ class Outbound(NamedTuple):
     msg: dict
 
 
+_GAME_KINDS = frozenset((GameEvents, Answered, HintAsked))  # their messages carry the clock
+
+
+def _hints_for(at: Moment, seat: int | None, playing: bool) -> bool:
+    """Hints go to a human seat (bots get no messages, spectators no hints), while a match is played."""
+    return seat is not None and playing and at.humans[seat]
+
+
 def _shared(events: list) -> list:
     """Per event: its projection when everybody sees the same (built once for all recipients), else _OWN."""
     return [gm.project(ev, None) if same_for_every_seat(ev) else _OWN for ev in events]
 
 
 class RoomMessages:
-    def render(self, effects: list[Effect]) -> list[Outbound]:
-        """The members' messages for what a committed entry did (rooms/effects.py), from the room as it
-        is now: called once per entry, after ``_apply``."""
+    def _moment(self, effects: list[Effect]) -> Applied:
+        """``effects`` with what rendering them will read of the room as it is now (a live commit)."""
+        kinds = {type(x) for x in effects}
+        return Applied(effects, Moment(
+            self.rseq, self.phase, self.match,
+            tuple((m.id, m.seat, m.hints) for m in self.members.values() if m.connected),
+            tuple(s is not None and s.bot is None for s in self.seats),
+            self._clock() if kinds & _GAME_KINDS else None,
+            self.info(True) if RoomChanged in kinds else None))
+
+    def render(self, applied: list[Applied]) -> list[Outbound]:
+        """The members' messages for committed changes (rooms/effects.py), in order, each from its own
+        moment: called once, by the server, after the entries are durable. Changes nothing but the record
+        of the hints already sent."""
         out: list[Outbound] = []
-        for x in effects:
-            kind = type(x)
-            if kind is RoomChanged:
-                out += self._room_msgs()
-            elif kind is GameEvents:
-                out += self._game_msgs(x.events, x.final)
-            elif kind is Announce:
-                out += self._broadcast(dict(x.msg))
-            elif kind is Notice:
-                out.append(Outbound(x.to, self._msg(dict(x.msg))))
-            elif kind is Answered:
-                out.append(Outbound(self.seats[x.player].id, self._game_msg([], x.player)))
-            elif kind is HintAsked:
-                m = self.members[x.to]
-                self._hint_sent.pop(m.id, None)
-                if m.hints and self._hints_for(m):
-                    out.append(Outbound(m.id, self._add_hint(m, self._game_msg([], m.seat), force=True)))
+        for effects, at in applied:
+            for x in effects:
+                kind = type(x)
+                if kind is RoomChanged:
+                    out += self._broadcast({"t": "room", "info": at.info}, at)
+                elif kind is GameEvents:
+                    out += self._game_msgs(at, x.events, x.final)
+                elif kind is Announce:
+                    out += self._broadcast(x.msg, at)
+                elif kind is Notice:
+                    out.append(Outbound(x.to, self._msg(dict(x.msg), at.rseq)))
+                elif kind is Answered:
+                    out.append(Outbound(x.to, self._game_msg(at, [], x.player, at.clock)))
+                elif kind is HintAsked:
+                    self._hint_sent.pop(x.to, None)
+                    if x.on and _hints_for(at, x.seat, at.phase == PLAYING):
+                        msg = self._game_msg(at, [], x.seat, at.clock)
+                        out.append(Outbound(x.to, self._add_hint(at, x.to, x.seat, msg, force=True)))
         return out
 
     def snapshot(self, player_id: str) -> dict:
@@ -117,21 +137,15 @@ class RoomMessages:
             return [False] * 4
         return [m.hand.blocked[m.seat_of(p)] for p in range(4)]
 
-    def _msg(self, d: dict) -> dict:
+    def _msg(self, d: dict, rseq: int) -> dict:
         d["room"] = self.id
-        d["rseq"] = self.rseq
+        d["rseq"] = rseq
         return d
 
-    def _recipients(self):
-        return [m for m in self.members.values() if m.connected]
+    def _broadcast(self, d: dict, at: Moment) -> list[Outbound]:
+        return [Outbound(pid, self._msg(dict(d), at.rseq)) for pid, _, _ in at.recipients]
 
-    def _broadcast(self, d: dict) -> list[Outbound]:
-        return [Outbound(m.id, self._msg(dict(d))) for m in self._recipients()]
-
-    def _room_msgs(self) -> list[Outbound]:
-        return self._broadcast({"t": "room", "room": self.info(True)})
-
-    def _game_msg(self, events: list, player: int | None, clock: dict | None = None,
+    def _game_msg(self, at: Moment, events: list, player: int | None, clock: dict,
                   shared: list | None = None, seq: object = _UNSENT) -> dict:
         """``shared``: the events' projections that are the same for everybody (_shared), when the
         caller builds several messages from the same events."""
@@ -140,61 +154,59 @@ class RoomMessages:
         project = gm.project
         projected = [x for x in (project(ev, player) if p is _OWN else p for ev, p in zip(events, shared))
                      if x is not None]
-        legal = self._legal(player)
+        playing = at.phase == PLAYING
+        legal = gm.legal_actions(at.match, player) if playing and player is not None else ()
         if seq is _UNSENT:
-            seq = None if self.phase != PLAYING else self.match.seq  # what an answer must carry
+            seq = at.match.seq if playing else None  # what an answer must carry
         return self._msg({"t": "game", "events": projected, "legal": wire_list(legal),
-                          "to_act": bool(legal), "seq": seq, "clock": self._clock() if clock is None else clock})
+                          "to_act": bool(legal), "seq": seq, "clock": clock}, at.rseq)
 
-    def _game_msgs(self, events: list, final: tuple | None = None) -> list[Outbound]:
+    def _game_msgs(self, at: Moment, events: list, final: tuple | None = None) -> list[Outbound]:
         """``final``: (seq, clock) of the match that these events finished (the room is back in the
         lobby): the seats see them as players still."""
         out = []
-        clock = shared = None
-        playing = final is not None or self.phase == PLAYING
+        if not at.recipients:
+            return out
+        playing = final is not None or at.phase == PLAYING
         seq = _UNSENT if final is None else final[0]
+        clock = at.clock if final is None else final[1]  # the same for every recipient (messages are not changed)
+        shared = _shared(events)
         watching = None  # spectators all get the same message: built once
-        for m in self._recipients():
-            if clock is None:
-                # the same for every recipient (shared: messages are not changed)
-                clock = self._clock() if final is None else final[1]
-                shared = _shared(events)
-            player = m.seat if playing else None
+        for pid, seat, hints in at.recipients:
+            player = seat if playing else None
             if player is None:
                 if watching is None:
-                    watching = self._game_msg(events, None, clock, shared, seq)
-                out.append(Outbound(m.id, watching))
+                    watching = self._game_msg(at, events, None, clock, shared, seq)
+                out.append(Outbound(pid, watching))
                 continue
-            msg = self._game_msg(events, player, clock, shared, seq)
-            out.append(Outbound(m.id, self._add_hint(m, msg, playing=playing)))
+            msg = self._game_msg(at, events, player, clock, shared, seq)
+            if hints and _hints_for(at, seat, playing):
+                msg = self._add_hint(at, pid, seat, msg)
+            out.append(Outbound(pid, msg))
         return out
 
-    def _hints_for(self, m: Member, playing: bool | None = None) -> bool:
+    def _hints_for(self, m: Member) -> bool:
         """Hints go to a human seat that asked for them, never to spectators (bots get no messages)."""
-        if playing is None:
-            playing = self.phase == PLAYING
-        return (m.hints and m.seat is not None and playing
+        return (m.hints and m.seat is not None and self.phase == PLAYING
                 and self.seats[m.seat] is not None and self.seats[m.seat].bot is None)
 
-    def _add_hint(self, m: Member, msg: dict, force: bool = False, playing: bool | None = None) -> dict:
+    def _add_hint(self, at: Moment, pid: str, seat: int, msg: dict, force: bool = False) -> dict:
         """Put the seat's wait hint into ``msg`` when it differs from the last one sent (or ``force``):
         computed from the seat's own view only, so it tells nothing the seat cannot see."""
-        if not self._hints_for(m, playing):
-            return msg
-        h = self._seat_hint(m.seat)
-        last = self._hint_sent.get(m.id, _UNSENT)
+        h = self._seat_hint(seat, at.match)
+        last = self._hint_sent.get(pid, _UNSENT)
         if force or not (h is last or h == last):
-            self._hint_sent[m.id] = msg["hint"] = h
+            self._hint_sent[pid] = msg["hint"] = h
         return msg
 
-    def _seat_hint(self, player: int) -> dict | None:
-        """``hint_of_view(self._view(player), self.rules)``, read from the state without building the
+    def _seat_hint(self, player: int, match) -> dict | None:
+        """``hint_of_view(gm.view(match, player), self.rules)``, read from the state without building the
         view (a whole view per message was most of the room's CPU). tests/rooms/test_hints.py checks
         that the two agree."""
-        hand = self.match.hand
+        hand = match.hand
         if hand.phase == HAND_OVER:
             return None
-        s = self.match.seat_of(player)
+        s = match.seat_of(player)
         concealed, declared, blocked = hand.concealed[s], hand.declared[s], hand.blocked[s]
         # A seat's hint changes only with its tiles: most messages find the last one's inputs again.
         key = (tuple(concealed), hand.melds[s], (s - hand.dealer) % 4, hand.prevalent, len(hand.flowers[s]),
@@ -209,6 +221,7 @@ class RoomMessages:
         return h
 
     def _legal(self, player: int | None) -> tuple:
+        """The seat's legal actions now (bots choose from them; messages use their moment's)."""
         if player is None or self.phase != PLAYING:
             return ()
         return gm.legal_actions(self.match, player)

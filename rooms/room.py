@@ -8,7 +8,9 @@ a clock. Nothing here does I/O or reads a clock: time arrives as ``now``.
 A tournament table (``Room.create_table``) is a room with fixed seats, started and steered by the
 server through ``system`` commands (start, 停和, substitutes, time up); docs/rooms.md "Tournament tables".
 Each command is checked in rooms/commands.py, which returns the entry this module commits; applying it
-returns effects (rooms/effects.py), from which rooms/messages.py ``render`` builds what members are sent.
+returns effects (rooms/effects.py). The calls (``handle``, ``system``, ``connect``, ``disconnect``,
+``tick``) return them as ``Applied`` values and build no message: the server makes the entries durable
+first, then rooms/messages.py ``render`` builds what members are sent.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from rooms import clock, commands, errors as E
 from rooms.auto import AUTO, AUTO_PER_CALL, RoomTimers, load_bot  # noqa: F401 (AUTO_PER_CALL, load_bot: API)
 from rooms.botzone_seats import ExternalSeats
 from rooms.config import LOBBY, PLAYING, RoomConfig
-from rooms.effects import ROOM_CHANGED, Announce, Answered, Effect, GameEvents, HintAsked, Notice
+from rooms.effects import ROOM_CHANGED, Announce, Answered, Applied, Effect, GameEvents, HintAsked, Notice
 from rooms.errors import NOT_TABLE, RoomError
 from rooms.invite import normalize
 from rooms.messages import Outbound, RoomMessages
@@ -180,7 +182,7 @@ class Room(RoomTimers, ExternalSeats, RoomMessages):
     # ------------------------------------------------------------------------------------------
     # The calls
 
-    def handle(self, player_id: str, command: dict, now: float) -> list[Outbound]:
+    def handle(self, player_id: str, command: dict, now: float) -> list[Applied]:
         """One command from a player; raises RoomError (and changes nothing) when it is rejected."""
         now = max(now, self.last_now)
         check = E.command_check(command, commands.COMMANDS, commands.FIELDS)
@@ -188,7 +190,7 @@ class Room(RoomTimers, ExternalSeats, RoomMessages):
         out = self._commit(entry, now)
         return out + self._run(now)
 
-    def system(self, command: dict, now: float) -> list[Outbound]:
+    def system(self, command: dict, now: float) -> list[Applied]:
         """A command from the server itself (a tournament, a referee), never from a player: ``start``,
         ``stop_win``, ``substitute``, ``time_up`` (docs/rooms.md). Raises RoomError and changes nothing
         when it does not apply."""
@@ -200,25 +202,25 @@ class Room(RoomTimers, ExternalSeats, RoomMessages):
         out = self._commit(entry, now)
         return out + self._run(now)
 
-    def connect(self, player_id: str, now: float) -> list[Outbound]:
+    def connect(self, player_id: str, now: float) -> list[Applied]:
         now = max(now, self.last_now)
         m = self.member(player_id)
         m.connected = True
         self._settled = None
         self._hint_sent.pop(player_id, None)  # the snapshot sent on connecting carries the hint
-        out: list[Outbound] = []
+        out: list[Applied] = []
         if m.seat is not None and self.auto[m.seat] == "disconnected":
             out += self._commit({"k": "auto", "player": m.seat, "on": False, "why": "returned"}, now)
-        return out + self._room_msgs() + self._run(now)
+        return out + [self._moment([ROOM_CHANGED])] + self._run(now)
 
-    def disconnect(self, player_id: str, now: float) -> list[Outbound]:
+    def disconnect(self, player_id: str, now: float) -> list[Applied]:
         now = max(now, self.last_now)
         m = self.member(player_id)
         m.connected, m.since = False, now
         self._settled = None
-        return self._room_msgs() + self._run(now)
+        return [self._moment([ROOM_CHANGED])] + self._run(now)
 
-    def tick(self, now: float) -> list[Outbound]:
+    def tick(self, now: float) -> list[Applied]:
         self.last_now = now = max(now, self.last_now)  # the room's time never goes backwards
         return self._run(now)
 
@@ -252,13 +254,13 @@ class Room(RoomTimers, ExternalSeats, RoomMessages):
     # ------------------------------------------------------------------------------------------
     # Commit and apply
 
-    def _commit(self, entry: dict, now: float) -> list[Outbound]:
+    def _commit(self, entry: dict, now: float) -> list[Applied]:
         self.rseq += 1
         entry = {**entry, "rseq": self.rseq, "now": now}
         self.last_now = now
         effects = self._apply(entry, now)
         self._log.append(entry)
-        return self.render(effects)
+        return [self._moment(effects)] if effects else []
 
     def _derive(self, entry: dict) -> None:
         """A record written for the server to keep; replay skips it (it is rebuilt by the same apply)."""
@@ -415,7 +417,7 @@ class Room(RoomTimers, ExternalSeats, RoomMessages):
     def _apply_hint(self, e, now):
         m = self.members[e["player"]]
         m.hints = e["on"]
-        return [HintAsked(m.id)]
+        return [HintAsked(m.id, m.seat, m.hints)]
 
     def _apply_auto(self, e, now):
         self.auto[e["player"]] = e["why"] if e["on"] else None
@@ -451,7 +453,7 @@ class Room(RoomTimers, ExternalSeats, RoomMessages):
         self.actions.append((p, action))
         if claim and self.match.seq == m.seq:
             # The window waits for other answers: only the answering seat hears (that it answered).
-            return [Answered(p)] if self.seats[p].bot is None else []
+            return [Answered(p, self.seats[p].id)] if self.seats[p].bot is None else []
         return self._release(events, now)
 
     def _apply_close(self, e, now):

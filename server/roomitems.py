@@ -28,8 +28,8 @@ class Command(Asked):
 
 @dataclass(slots=True)
 class Handled(Command):
-    """A command the room already took (``play_now``) whose entries need the task: commit, answer."""
-    out: list
+    """A command the room already took (``play_now``) whose entries need the task: commit, render, answer."""
+    applied: list  # rooms.effects.Applied
 
 
 @dataclass(slots=True)

@@ -50,8 +50,8 @@ class Batch:
     start: int  # the row number of the first entry
     entries: list
     effects: list  # for the match tables (Store.write)
-    notices: list  # commitment / reveal around ``out``
-    out: list  # (player, message) the room returned
+    notices: list  # commitment / reveal around the messages
+    applied: list  # what the room's call did (rooms.effects.Applied): rendered once the entries are durable
 
 CHAT_MAX = 200  # characters
 HISTORY_PAGE = 10  # finished matches per ``history`` page
@@ -155,20 +155,21 @@ class RoomTask:
         """A player's action, handled without the task (see the module's docstring)."""
         pid, conn, req, cmd = item.pid, item.conn, item.req, item.cmd
         room = self.room
-        out = self._handle(pid, conn, req, cmd, self.app.now())
-        if out is None:
+        applied = self._handle(pid, conn, req, cmd, self.app.now())
+        if applied is None:
             return
         if not (_seats_unchanged(room.pending_log()) and room.match_no == self.match_no):
-            self.queue.put_nowait(Handled(pid, conn, req, cmd, out))  # the task commits it, first
+            self.queue.put_nowait(Handled(pid, conn, req, cmd, applied))  # the task commits it, first
             return
-        batch = self._take(out)  # hand results only: no match starts or ends here, no notices
+        batch = self._take(applied)  # hand results only: no match starts or ends here, no notices
         self._inflight += 1
         self.app.store.append(self.db_id, batch.start, batch.entries, batch.effects,
                               lambda error: self._played(error, conn, req, batch))
         self.queue.arm(room.next_deadline(), self.app.now())  # the task waits on: its timer may move
 
     def _handle(self, pid: str, conn: Conn, req, cmd: dict, now: float) -> list | None:
-        """``room.handle``; None when it refused the command (the error is answered here)."""
+        """``room.handle`` (what it did, not yet rendered); None when it refused the command (the error
+        is answered here)."""
         try:
             return self.room.handle(pid, cmd, now)
         except RoomError as e:
@@ -297,23 +298,23 @@ class RoomTask:
 
     async def _system(self, item: System, now: float) -> None:
         try:
-            out = self.room.system(item.cmd, now)
+            applied = self.room.system(item.cmd, now)
         except RoomError as e:  # the table moved on (e.g. 停和 after the hand ended): nothing to do
             log.info("room %s: system %r refused: %s", self.id, item.cmd, e.message)
             return
-        await self.commit(out)
+        await self.commit(applied)
 
     async def _command(self, item: Command, now: float) -> None:
-        out = self._handle(item.pid, item.conn, item.req, item.cmd, now)
-        if out is not None:
-            await self._handled(Handled(item.pid, item.conn, item.req, item.cmd, out), now)
+        applied = self._handle(item.pid, item.conn, item.req, item.cmd, now)
+        if applied is not None:
+            await self._handled(Handled(item.pid, item.conn, item.req, item.cmd, applied), now)
 
     async def _handled(self, item: Handled, now: float) -> None:
         """A command the room took (here or in ``play_now``): commit, then answer."""
         pid, conn = item.pid, item.conn
         conn.cork()  # the sender's own update and its ok: one write
         try:
-            await self.commit(item.out)
+            await self.commit(item.applied)
             if item.cmd["t"] in ("join", "watch") and pid in self.members:
                 self.send_snapshot(pid, conn, None)
                 self._took_seat(pid)
@@ -337,15 +338,15 @@ class RoomTask:
     #    end or a seat change needs (``play_now`` hands such calls to the task);
     # 3. once durable, ``_publish``: the tournament hears its events, every member their messages.
 
-    def _take(self, out: list) -> Batch:
+    def _take(self, applied: list) -> Batch:
         entries = self.room.take_log()
         effects, notices = self._effects(entries)
         start, self.n = self.n, self.n + len(entries)
-        return Batch(start, entries, effects, notices, out)
+        return Batch(start, entries, effects, notices, applied)
 
     def _publish(self, batch: Batch) -> None:
         self._report(batch.entries)
-        self._send(batch.out, batch.notices)
+        self._send(self.room.render(batch.applied), batch.notices)
         if batch.entries:
             self._sync_bots()  # what they see is durable and sent, like a member's messages
 
@@ -359,9 +360,10 @@ class RoomTask:
     async def _bot_answer(self, item: BotAnswer, now: float) -> None:
         await self.commit(self.room.bot_answer(item.player, item.seq, item.action, now))
 
-    async def commit(self, out: list) -> None:
-        """Persist the room's new entries (and what they mean for matches), then send ``out``."""
-        batch = self._take(out)
+    async def commit(self, applied: list) -> None:
+        """Persist the room's new entries (and what they mean for matches), then render and send what
+        the call did (``applied``)."""
+        batch = self._take(applied)
         entries, effects, notices = batch.entries, batch.effects, batch.notices
         if entries:
             await self.app.store.write(self.db_id, batch.start, entries, effects)
@@ -396,18 +398,13 @@ class RoomTask:
         for msg in notices:
             if msg["t"] == "commitment":
                 self._broadcast(msg)
-        info = seq = None
+        info = named = None
         for to, msg in out:
-            if msg.get("t") == "room":
-                # rooms.room._msg overwrites the message's "room" (the info) with the room id.
-                if info is None:
-                    info = self._named(msg.get("info") or self.room.info(True))
-                msg = {**msg, "info": info}
-            elif msg.get("t") == "game" and msg.get("legal") and msg.get("seq") is None:
-                # The prompt's seq, which the answer must echo (older rooms/ game messages lack it).
-                if seq is None:
-                    seq = self._prompt_seq(to)
-                msg = {**msg, "seq": seq}
+            if msg["t"] == "room":
+                if msg["info"] is not info:  # the same info for every member: named once
+                    info = msg["info"]
+                    named = self._named(info)
+                msg = {**msg, "info": named}
             self.app.deliver(to, msg)
         for msg in notices:
             if msg["t"] == "reveal":
@@ -433,10 +430,6 @@ class RoomTask:
     def _broadcast(self, msg: dict) -> None:
         for pid in self.members:
             self.app.deliver(pid, msg)
-
-    def _prompt_seq(self, pid: str) -> int | None:
-        g = self.room.snapshot(pid).get("game")
-        return None if g is None else g["match"]["seq"]
 
     def _effects(self, entries: list) -> tuple[list, list]:
         """What new log entries mean for the match tables, and the fairness notices they call for:

@@ -84,9 +84,9 @@ def bots_room(now=0.0, policies=POLICIES, seats=(1, 2, 3), level="fan", **kw) ->
 
 
 def act(room: Room, pid: str, action: dict, now: float):
-    """Send ``action`` answering the current seq of pid's view."""
+    """Send ``action`` answering the current seq of pid's view; the messages it makes."""
     view = room.snapshot(pid)["game"]
-    return room.handle(pid, {"t": "act", "action": {**action, "seq": view["match"]["seq"]}}, now)
+    return room.render(room.handle(pid, {"t": "act", "action": {**action, "seq": view["match"]["seq"]}}, now))
 
 
 def play_human(room: Room, pid: str, now: float, policy=tidy, step: float = 0.5, limit: int = 100_000) -> float:

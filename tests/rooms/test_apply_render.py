@@ -32,12 +32,12 @@ def drive(rooms: list[Room], steps: int, now: float, rng: random.Random, seen: l
         if who is not None:
             game = lead.snapshot(who)["game"]
             action = {**rng.choice(game["legal"]), "seq": game["seq"]}
-            outs = [r.handle(who, {"t": "act", "action": action}, now) for r in rooms]
+            outs = [r.render(r.handle(who, {"t": "act", "action": action}, now)) for r in rooms]
         elif lead.phase == "playing":
             now = max(now, lead.next_deadline())
-            outs = [r.tick(now) for r in rooms]
+            outs = [r.render(r.tick(now)) for r in rooms]
         else:
-            outs = [r.handle(p, {"t": "ready", "ready": True}, now) for r in rooms for p in PLAYERS[:1]]
+            outs = [r.render(r.handle(p, {"t": "ready", "ready": True}, now)) for r in rooms for p in PLAYERS[:1]]
         if seen is not None:
             seen.append(outs)
     return now
@@ -50,8 +50,8 @@ def played_room(steps: int = 120) -> tuple[Room, list[dict], float]:
     rng = random.Random(7)
     for i in range(steps):
         if i == 10:
-            room.handle("b", {"t": "hint", "on": False}, now)
-            room.handle("b", {"t": "hint", "on": True}, now)
+            room.render(room.handle("b", {"t": "hint", "on": False}, now))
+            room.render(room.handle("b", {"t": "hint", "on": True}, now))
         now = drive([room], 1, now, rng)
         log += room.take_log()
     return room, log, now
@@ -91,7 +91,7 @@ def test_a_replayed_room_sends_what_the_live_room_sends():
     replayed = Room.replay(log, POLICIES)
     # After a restart every member comes back through connect (and is sent a snapshot).
     for p in PLAYERS:
-        assert live.connect(p, now) == replayed.connect(p, now)
+        assert live.render(live.connect(p, now)) == replayed.render(replayed.connect(p, now))
     seen: list = []
     drive([live, replayed], 150, now, random.Random(3), seen)
     assert any(outs[0] for outs in seen)
@@ -112,3 +112,47 @@ def test_applying_an_entry_returns_effects_and_rendering_builds_the_messages():
         assert all(type(x) in kinds for x in effects), effects
         seen |= {type(x) for x in effects}
     assert {RoomChanged, GameEvents} <= seen
+
+
+def test_a_call_builds_no_message_until_its_changes_are_rendered(monkeypatch):
+    """A live call returns what it did (rooms.effects.Applied) and builds no message: the server renders
+    them once the entries are durable, each from the moment it was committed."""
+    built = []
+    msg = RoomMessages._msg
+    monkeypatch.setattr(RoomMessages, "_msg", lambda self, d, rseq: built.append(rseq) or msg(self, d, rseq))
+    room = quick_room()
+    room.take_log()
+    now, rng = 0.0, random.Random(5)
+    calls = []
+    for _ in range(40):
+        before = room.rseq
+        applied = room.tick(now + 5.0)  # bots' and timers' entries, several per call
+        now += 5.0
+        if room.phase == "playing" and (who := next((p for p in PLAYERS if room.snapshot(p)["game"]["to_act"]), None)):
+            game = room.snapshot(who)["game"]
+            applied += room.handle(who, {"t": "act", "action": {**rng.choice(game["legal"]), "seq": game["seq"]}}, now)
+        assert built == []
+        calls.append((before, room.rseq, applied))
+    for before, after, applied in calls:
+        out = room.render(applied)
+        assert [m["rseq"] for _, m in out] == built
+        assert all(before < rseq <= after for rseq in built) and out
+        built.clear()
+
+
+def test_commands_read_the_room_through_its_narrow_interface():
+    """rooms/commands.py reads a room only through CommandRoom (no private member, nothing unlisted), and
+    Room provides all of it."""
+    import ast
+    import inspect
+
+    import rooms.commands
+    from rooms.commands import CommandRoom
+
+    allowed = set(CommandRoom.__annotations__) | {n for n in vars(CommandRoom) if not n.startswith("_")}
+    tree = ast.parse(inspect.getsource(rooms.commands))
+    read = {n.attr for n in ast.walk(tree)
+            if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name) and n.value.id == "room"}
+    assert read and read <= allowed, read - allowed
+    room = quick_room()
+    assert all(hasattr(room, name) for name in allowed)

@@ -56,7 +56,7 @@ def snapshots(room: Room, y_id: str) -> list:
 
 
 def act(room: Room, pid: str, action: dict, now: float):
-    return room.handle(pid, {"t": "act", "action": {**action, "seq": room.match.seq}}, now)
+    return room.render(room.handle(pid, {"t": "act", "action": {**action, "seq": room.match.seq}}, now))
 
 
 def play_window(a: Room, b: Room, y: int, x_id: str, t: int, now: float, rng: random.Random) -> float:
@@ -85,7 +85,7 @@ def play_window(a: Room, b: Room, y: int, x_id: str, t: int, now: float, rng: ra
             out_a, out_b = act(a, pid, answer, now), act(b, pid, answer, now)
         else:
             now = deadline
-            out_a, out_b = a.tick(now), b.tick(now)
+            out_a, out_b = a.render(a.tick(now)), b.render(b.tick(now))
         assert others(out_a, y_id) == others(out_b, y_id)
         assert snapshots(a, y_id) == snapshots(b, y_id)
         if any(e["t"] in CLOSED for to, m in out_a if to == x_id and m["t"] == "game" for e in m["events"]):

@@ -37,7 +37,7 @@ def play_and_watch(room, pid, now=1.0, policy=tidy, on_window=None, on_out=None,
             out = act(room, pid, policy(g), now)
         else:
             now = room.next_deadline()
-            out = room.tick(now)
+            out = room.render(room.tick(now))
         if on_out:
             on_out(out)
         now += 0.3
@@ -140,10 +140,10 @@ def test_game_messages_carry_the_seq_to_answer():
     room.handle("alice", {"t": "sit", "seat": 1}, 0)
     for s in (0, 2, 3):
         room.handle("alice", {"t": "add_bot", "seat": s}, 0)
-    out = room.handle("alice", {"t": "start"}, 0)
+    out = room.render(room.handle("alice", {"t": "start"}, 0))
     last = [m for to, m in out if to == "alice" and m["t"] == "game"][-1]
     assert last["to_act"] and last["seq"] == room.match.seq and claiming(room)
-    out = room.handle("alice", {"t": "act", "action": {"a": "pass", "seq": last["seq"]}}, 2)
+    out = room.render(room.handle("alice", {"t": "act", "action": {"a": "pass", "seq": last["seq"]}}, 2))
     assert out[0].msg["seq"] == last["seq"]  # the acknowledgement: still the window's
     assert [m for to, m in out if to == "alice"][-1]["seq"] == room.match.seq > last["seq"]
 

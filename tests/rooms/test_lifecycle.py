@@ -35,7 +35,7 @@ def test_create_seats_the_host_and_logs_it():
 
 def test_join_by_code_case_free_and_seat_choice():
     room = new_room()
-    out = room.handle("bob", {"t": "join", "code": "abcd-2345", "seat": 2}, 1)
+    out = room.render(room.handle("bob", {"t": "join", "code": "abcd-2345", "seat": 2}, 1))
     assert room.seats[2].id == "bob" and room.members["bob"].seat == 2
     assert {to for to, _ in out} == {"alice", "bob"}
     assert all(m["t"] == "room" and m["rseq"] == room.rseq and m["room"] == "r1" for _, m in out)
@@ -90,7 +90,7 @@ def test_four_ready_humans_start_automatically():
     room.handle("c", {"t": "ready", "ready": False}, 2)
     room.handle("d", {"t": "ready"}, 2)
     assert room.phase == "lobby"
-    out = room.handle("c", {"t": "ready"}, 3)
+    out = room.render(room.handle("c", {"t": "ready"}, 3))
     assert room.phase == "playing" and room.match_no == 1
     games = messages_for(out, "b")
     assert any(m["t"] == "game" and any(e["t"] == "deal" for e in m["events"]) for m in games)
@@ -138,7 +138,7 @@ def test_kick_bans_and_frees_the_seat():
     rejected(room, "bob", {"t": "kick", "player": "alice"}, 1, "room/not_host")
     rejected(room, "alice", {"t": "kick", "player": "alice"}, 1, "room/not_in_room")
     rejected(room, "alice", {"t": "kick", "player": "zed"}, 1, "room/not_in_room")
-    out = room.handle("alice", {"t": "kick", "player": "bob"}, 2)
+    out = room.render(room.handle("alice", {"t": "kick", "player": "bob"}, 2))
     assert messages_for(out, "bob") == [{"t": "kicked", "room": "r1", "rseq": room.rseq}]
     assert "bob" not in room.members and room.seats[1] is None
     rejected(room, "bob", {"t": "join", "code": CODE}, 3, "room/banned")
@@ -148,7 +148,7 @@ def test_leave_frees_the_seat_and_hands_the_host_over():
     room = new_room()
     room.handle("bob", {"t": "watch", "code": CODE}, 1)  # a spectator, joined first
     room.handle("carol", {"t": "join", "code": CODE}, 2)
-    out = room.handle("alice", {"t": "leave"}, 3)
+    out = room.render(room.handle("alice", {"t": "leave"}, 3))
     assert messages_for(out, "alice")[0]["t"] == "left"
     assert room.seats[0] is None and room.host == "carol"  # seated humans first
     room.handle("carol", {"t": "leave"}, 4)

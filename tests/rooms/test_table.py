@@ -42,7 +42,7 @@ class Run:
         self.log += self.room.take_log()
 
     def system(self, cmd: dict):
-        out = self.room.system(cmd, self.now)
+        out = self.room.render(self.room.system(cmd, self.now))
         self.take()
         return out
 
@@ -135,7 +135,7 @@ def test_a_table_waits_for_the_system_start_and_its_seats_are_fixed():
                      ("carol", {"t": "join", "code": CODE, "seat": 2})]:
         rejected(room, "room/table", lambda: room.handle(pid, cmd, 2))
     room.handle("carol", {"t": "watch", "code": CODE}, 2)  # spectators as in any room
-    out = room.system({"t": "start"}, 3)
+    out = room.render(room.system({"t": "start"}, 3))
     assert room.phase == "playing" and any(m["t"] == "game" for _, m in out)
     seats = room.info()["seats"]
     for i in (2, 3):  # empty seats: unranked bots that cannot win (陪打)

@@ -67,6 +67,44 @@ async def test_nothing_is_sent_before_it_is_written(server):
     assert len(checked) > 50
 
 
+async def test_rooms_render_only_what_is_written(server, monkeypatch):
+    """Rooms apply, then render: the room task builds a change's messages (Room.render) only once the
+    entries it comes from are in the database, from the moment each was committed."""
+    from rooms.messages import RoomMessages
+
+    app = server.app
+    written: dict[int, int] = {}
+    append, render = app.store.append, RoomMessages.render
+    rendered = []
+
+    def recording_append(room_id, start, entries, effects, done):
+        def recorded(error):
+            if error is None:
+                written[room_id] = max([written.get(room_id, 0)] + [e["rseq"] for e in entries])
+            done(error)
+
+        append(room_id, start, entries, effects, recorded)
+
+    def checking_render(room, applied):
+        task = app.rooms.get(room.id)
+        if task is not None:
+            for _, moment in applied:
+                assert moment.rseq <= written.get(task.db_id, 0), moment.rseq
+                rendered.append(moment.rseq)
+        return render(room, applied)
+
+    app.store.append = recording_append
+    monkeypatch.setattr(RoomMessages, "render", checking_render)
+    c = await server.client(name="Careful")
+    snap = await c.request({"t": "create", "config": {**FAST, "type": "wufan"}})
+    written[app.rooms[snap["room"]].db_id] = snap["rseq"]  # created before the wrappers saw it
+    for _ in range(3):
+        assert (await c.request({"t": "add_bot", "level": "random"}))["t"] == "ok"
+    assert (await c.request({"t": "ready"}))["t"] == "ok"
+    await play(c, random.Random(4), lambda m: m.get("t") == "hand_result")
+    assert len(rendered) > 50
+
+
 async def test_a_play_whose_log_cannot_be_written_stops_the_room(server, caplog):
     """A play handled at once (server.roomtask play_now) is answered only when its log rows land; when
     the database refuses them (a constraint: a bug, not the storage's fault, which is retried: see
