@@ -1,6 +1,6 @@
 """The room's commands, checked: each takes the room as it is and returns the log entry to commit, or
 raises ``RoomError``; none changes the room (``Room.handle`` and ``Room.system`` commit what they return).
-They read the room through ``CommandRoom`` only (public state and four calls, nothing private).
+They read the room through ``CommandRoom`` only (public state and a few calls, nothing private).
 
 ``COMMANDS`` are the players' (docs/rooms.md "Commands"), ``SYSTEM`` the server's own for tournament
 tables (start, 停和, substitutes, time up); each with the fields it may carry.
@@ -45,6 +45,8 @@ class CommandRoom(Protocol):
     def spectator_ids(self) -> list[str]: ...
 
     def bot_level_available(self, level: str) -> bool: ...
+
+    def external_level(self, level: str) -> bool: ...  # an external bot the server registered (docs/bots.md)
 
     def keep_parsed(self, wire: dict, action) -> None: ...  # so that applying the entry does not parse again
 
