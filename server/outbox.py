@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Mapping, Protocol, runtime_checkable
 
 if TYPE_CHECKING:  # pragma: no cover
+    from server.app import Settings
     from server.conn import Conn
     from server.profiles import Ratings
     from server.roomtask import RoomTask
@@ -23,6 +24,7 @@ class RoomOutbox(Protocol):
     conns: Mapping[str, Conn]  # player -> their connection, for snapshots after a pause
     spectator_grace: float  # seconds a disconnected spectator stays (server.quotas)
     ratings: Ratings  # report: a finished match, for ratings and statistics (server.profiles)
+    settings: Settings  # the external bots' specs (docs/bots.md), for the seats they play
 
     def now(self) -> float: ...
 
