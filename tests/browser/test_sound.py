@@ -45,6 +45,8 @@ def test_sound_cues_for_discard_claim_win_and_turn_and_mute_stops_them(
     ctx = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
     ctx.add_init_script(HOOK)
     page = ctx.new_page()
+    console: list[str] = []
+    page.on("console", lambda m: console.append(f"{m.type}: {m.text}") if m.type in ("warning", "error") else None)
     sign_in(page, server.url, "Ears")
     create_room(page, "guobiao", hands=4)
     add_bots(page, 3)
@@ -95,4 +97,6 @@ def test_sound_cues_for_discard_claim_win_and_turn_and_mute_stops_them(
     page.reload()
     expect(page.locator("[data-testid=sound-toggle]")).to_have_attribute("data-on", "false", timeout=TIMEOUT)
     assert page.evaluate("() => localStorage.getItem('guobiao.sound')") == "off"
+    # No AudioContext is started before a person touches the page, so the console stays clean.
+    assert not [line for line in console if "AudioContext" in line], console
     ctx.close()

@@ -42,16 +42,25 @@ export class Sound {
   /** How many times each cue was played (synthesised), for the browser tests. */
   played: Record<Cue, number> = { discard: 0, claim: 0, win: 0, turn: 0 };
   private ctx: AudioContext | null = null;
+  // Browsers let a page make sound only after the person touched it: before that no AudioContext is
+  // made (it would stay suspended and warn in the console), and cues are skipped.
+  private touched = false;
 
   constructor(private storage: Storage, automated: boolean) {
     const saved = storage.getItem(KEY);
     this.on = saved === "on" ? true : saved === "off" ? false : !automated;
+    if (typeof window !== "undefined") {
+      const touch = () => { this.touched = true; };
+      window.addEventListener("pointerdown", touch, { once: true, capture: true });
+      window.addEventListener("keydown", touch, { once: true, capture: true });
+    }
   }
 
   set(on: boolean): void {
     this.on = on;
     this.storage.setItem(KEY, on ? "on" : "off");
-    if (on) this.context()?.resume().catch(() => undefined); // a click: audio may start now
+    this.touched = true; // switched by a click or a key
+    if (on) this.context()?.resume().catch(() => undefined);
   }
 
   private context(): AudioContext | null {
@@ -67,10 +76,9 @@ export class Sound {
   }
 
   play(cue: Cue): void {
-    if (!this.on) return;
+    if (!this.on || !this.touched) return;
     const ctx = this.context();
     if (!ctx) return;
-    // Before any click the browser keeps the context suspended: the cue is scheduled and stays silent.
     if (ctx.state === "suspended") ctx.resume().catch(() => undefined);
     const t0 = ctx.currentTime + 0.01;
     for (const [freq, at, len, peak, wave] of CUES[cue]) {
