@@ -11,6 +11,7 @@ import time
 import urllib.error
 import urllib.request
 
+import pytest
 from prometheus_client.parser import text_string_to_metric_families
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
@@ -77,7 +78,16 @@ async def act_times(c: Client, rng: random.Random, n: int) -> tuple[int, int, fl
     return ok, refused, rtt
 
 
-async def test_metrics_count_actions_and_time_them_to_the_last_seat(server):
+@pytest.fixture
+async def on_each_backend(db_url):
+    """A server on SQLite, and on PostgreSQL (the commit metrics come from each backend's group commit)."""
+    running = await start(db_url)
+    yield running
+    await stop(running)
+
+
+async def test_metrics_count_actions_and_time_them_to_the_last_seat(on_each_backend):
+    server = on_each_backend
     c, task = await solo_table(server, "Counted")
     before = await scrape(server)
     ok, refused, rtt = await act_times(c, random.Random(4), 12)
