@@ -122,9 +122,10 @@ def test_duplicate_event_shows_each_hand_at_every_table_with_replays(browser, se
         assert abs(sum(scores)) < 0.05, scores  # differences from a mean add up to nothing
         pub.locator("[data-testid=duplicate-standings]").scroll_into_view_if_needed()
         shot(pub, artifacts, "t-duplicate-public")
-        link = deals.first.locator("td a[data-replay]").first
+        link = deals.nth(1).locator("td a[data-replay]").first  # hand 2 of the first table
         link.click()
         expect(pub.locator("[data-testid=replay]")).to_be_visible(timeout=TIMEOUT)
+        expect(pub.locator("[data-testid=replay]")).to_contain_text(f"Hand 2 of {HANDS}")
     finally:
         for p in players:
             p.close()

@@ -31,13 +31,14 @@ export interface Route {
   join?: string;
   watch?: string;
   replay?: string;
+  hand?: number; // with replay: the hand to open (1-based)
   tournament?: string;
   account?: boolean;
   player?: string;
 }
 
-/** The part of the address after # says what to open: #join=CODE, #watch=CODE or room id, #replay=ID,
- * #tournament=ID, #account (your account: sign-in, sessions, privacy), #player=ID (a public profile). */
+/** The part of the address after # says what to open: #join=CODE, #watch=CODE or room id, #replay=ID
+ * (&hand=N: open hand N), #tournament=ID, #account (your account: sign-in, sessions, privacy), #player=ID (a public profile). */
 export function parseRoute(hash: string): Route {
   const out: Route = {};
   const params = new URLSearchParams(hash.replace(/^#/, ""));
@@ -46,6 +47,8 @@ export function parseRoute(hash: string): Route {
     if (v) out[k] = v;
   }
   if (params.has("account")) out.account = true;
+  const hand = Number(params.get("hand"));
+  if (out.replay && Number.isInteger(hand) && hand >= 1) out.hand = hand;
   return out;
 }
 

@@ -127,6 +127,8 @@ describe("names, routes, frames", () => {
   it("reads invite and replay links", () => {
     expect(parseRoute("#join=ABCD2345")).toEqual({ join: "ABCD2345" });
     expect(parseRoute("#replay=12")).toEqual({ replay: "12" });
+    expect(parseRoute("#replay=12&hand=3")).toEqual({ replay: "12", hand: 3 });
+    expect(parseRoute("#replay=12&hand=x")).toEqual({ replay: "12" });
     expect(parseRoute("")).toEqual({});
     expect(inviteLink("http://x:1", "ABCD2345")).toBe("http://x:1/#join=ABCD2345");
     expect(wsUrl({ protocol: "https:", host: "m.example" })).toBe("wss://m.example/ws");

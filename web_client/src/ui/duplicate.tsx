@@ -104,7 +104,7 @@ function DealTable({ s, v, deal }: { s: AppState; v: TournamentView; deal: DupDe
                   <span class="num">{h.points}</span>{" "}
                   <b class={`num ${h.diff !== null && h.diff > 0 ? "ok" : h.diff !== null && h.diff < 0 ? "problem" : "muted"}`}
                     data-testid="dup-diff">{fmt(h.diff)}</b>{" "}
-                  {h.replay !== null ? <a href={`#replay=${h.replay}`} data-replay={h.replay} title={t("handN", deal.hand)}>{t("replay")}</a> : null}
+                  {h.replay !== null ? <a href={`#replay=${h.replay}&hand=${deal.hand}`} data-replay={h.replay} title={t("handN", deal.hand)}>{t("replay")}</a> : null}
                 </td>
               ))}
             </tr>

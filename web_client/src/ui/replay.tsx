@@ -9,7 +9,7 @@ import { sortTiles } from "../tiles";
 import { MeldView, TileView, windName, windShort } from "./common";
 import { FanTable, Scoreboard } from "./results";
 
-export function Replay({ id, s }: { id: string; s: AppState }) {
+export function Replay({ id, s, hand }: { id: string; s: AppState; hand?: number }) {
   const [data, setData] = useState<MatchFile | null>(null);
   const [err, setErr] = useState<string | null>(null);
   useEffect(() => {
@@ -23,10 +23,10 @@ export function Replay({ id, s }: { id: string; s: AppState }) {
   const close = () => { location.hash = ""; };
   if (err) return <div class="card"><p>{err}</p><button type="button" onClick={close}>{t("close")}</button></div>;
   if (!data) return <p class="muted center-text">{t("connecting")}</p>;
-  return <ReplayView data={data} s={s} close={close} />;
+  return <ReplayView data={data} s={s} close={close} start={(hand ?? 1) - 1} />;
 }
 
-function ReplayView({ data, s, close }: { data: MatchFile; s: AppState; close: () => void }) {
+function ReplayView({ data, s, close, start = 0 }: { data: MatchFile; s: AppState; close: () => void; start?: number }) {
   const hands: HandRecord[] = data.hands;
   const ids: string[] = data.players.map((p, i) => p ?? hands[0]?.ids[i] ?? "");
   // Players this browser has not met are looked up by their public profile (GET /api/players/<id>).
@@ -48,7 +48,7 @@ function ReplayView({ data, s, close }: { data: MatchFile; s: AppState; close: (
     const events = replayEvents(data);
     return events ? replaySteps(events, data.rules.hands ?? hands.length) : null;
   }, [data]);
-  const [hand, setHand] = useState(0);
+  const [hand, setHand] = useState(Math.max(0, Math.min(start, data.hands.length - 1)));
   const [step, setStep] = useState(0);
   // Whose seat is at the bottom: yours when you played, else the first player's; "Rotate" turns it.
   const mine = s.me ? ids.indexOf(s.me.player) : -1;

@@ -117,7 +117,7 @@ export function Root() {
   });
   let body;
   let atTable = false; // the table fills the viewport (style.css "the table fits the screen")
-  if (route.replay) body = <Replay id={route.replay} s={s} />;
+  if (route.replay) body = <Replay id={route.replay} hand={route.hand} s={s} />;
   else if (route.player) body = <ProfilePage id={route.player} />;
   else if (!s.me) body = app.token && s.status !== "stopped" && !s.error ? <p class="muted center-text">{t("connecting")}</p> : <><NameForm s={s} /><LoginForm s={s} /></>;
   else if (route.account) body = <AccountPage s={s} />;
