@@ -41,6 +41,7 @@ class BotSpec:
     answer_time: float = 2.0  # seconds per answer
     memory_mb: int = 1024  # address space
     cpu_seconds: int = 600  # CPU time of one process (one hand)
+    start_time: float = 10.0  # seconds more for a process's first answer (loading)
 
     def policy(self) -> ExternalBot:
         return ExternalBot(self.name, self.answer_time)
@@ -62,7 +63,7 @@ def parse_bots(data: dict) -> dict[str, BotSpec]:
     for e in entries:
         if not isinstance(e, dict):
             raise BotConfigError("bots.toml holds [[bot]] tables only")
-        extra = set(e) - {"name", "command", "answer_time", "memory_mb", "cpu_seconds"}
+        extra = set(e) - {"name", "command", "answer_time", "memory_mb", "cpu_seconds", "start_time"}
         if extra:
             raise BotConfigError(f"bot {e.get('name')!r}: unknown keys {sorted(extra)}")
         name = e.get("name")
@@ -74,7 +75,8 @@ def parse_bots(data: dict) -> dict[str, BotSpec]:
         if not isinstance(cmd, list) or not cmd or not all(isinstance(a, str) and a and "\0" not in a for a in cmd):
             raise BotConfigError(f"bot {name!r}: command must be a list of strings (argv), the program first")
         out[name] = BotSpec(name, tuple(cmd), _number(e, "answer_time", 2.0, 0.05, 60.0, float),
-                            _number(e, "memory_mb", 1024, 64, 65536, int), _number(e, "cpu_seconds", 600, 1, 86400, int))
+                            _number(e, "memory_mb", 1024, 64, 65536, int), _number(e, "cpu_seconds", 600, 1, 86400, int),
+                            _number(e, "start_time", 10.0, 0.0, 120.0, float))
     return out
 
 
@@ -123,6 +125,7 @@ class BotProcess:
     def __init__(self, spec: BotSpec):
         self.spec = spec
         self.proc: asyncio.subprocess.Process | None = None
+        self.fresh = False  # started and given no input yet: its first input is the history
 
     @property
     def running(self) -> bool:
@@ -134,6 +137,7 @@ class BotProcess:
             *self.spec.command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.DEVNULL, preexec_fn=_limits(self.spec), start_new_session=True, env=env,
             limit=LINE_MAX)
+        self.fresh = True
 
     async def ask(self, text: str, timeout: float) -> str:
         """Write ``text`` (one or more lines) and read the answer within ``timeout`` seconds."""
@@ -152,6 +156,7 @@ class BotProcess:
 
     async def _ask(self, text: str) -> str:
         proc = self.proc
+        self.fresh = False
         proc.stdin.write(text.encode())
         await proc.stdin.drain()
         answer = await self._line()
@@ -175,10 +180,13 @@ class BotProcess:
         proc, self.proc = self.proc, None
         if proc is None or proc.returncode is not None:
             return
-        with contextlib.suppress(ProcessLookupError, PermissionError):
+        try:
+            # The group (the bot leads its own session): not proc.kill() after it, whose poll() would
+            # reap the child before asyncio's watcher does.
             os.killpg(proc.pid, signal.SIGKILL)
-        with contextlib.suppress(ProcessLookupError):
-            proc.kill()
+        except (ProcessLookupError, PermissionError):
+            with contextlib.suppress(ProcessLookupError):
+                proc.kill()
         if proc.stdin is not None:
             proc.stdin.close()
         asyncio.get_running_loop().create_task(proc.wait())  # reaped off the caller's path

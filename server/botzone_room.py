@@ -21,6 +21,9 @@ from server.botzone import BotFault, BotProcess, BotSpec
 log = logging.getLogger("guobiao.bots")
 
 
+PRESTART = object()  # start the next hand's process ahead of its first request
+
+
 @dataclass(slots=True)
 class BotAnswer:
     """A queue item of the room's task: an external bot's action (None: nothing usable) for ``seq``."""
@@ -44,6 +47,7 @@ class BotSeat:
         self.proc = BotProcess(spec)
         self.pending: deque = deque()  # requests (Asked) and END, in order
         self.wake = asyncio.Event()
+        self._hand: list | None = None  # the requests of the hand its process was last given
         self.then: tuple[int, int] | None = None  # (hand, tile): the discard that goes with a granted pung/chow
         self.task = asyncio.get_running_loop().create_task(self.run(), name=f"bot {spec.name} seat {player}")
 
@@ -68,6 +72,9 @@ class BotSeat:
             if item is END:
                 self.proc.kill()  # the hand is over: one Botzone game
                 continue
+            if item is PRESTART:
+                await self._start()  # the next hand's process loads while the players continue
+                continue
             text = await self.ask(item)
             if item.request.seq is None:
                 continue  # its answer must be PASS; anything else is ignored
@@ -83,23 +90,37 @@ class BotSeat:
 
     async def ask(self, item: Asked) -> str | None:
         """The bot's answer to ``item``, or None (late, exited, garbled: the process is gone)."""
+        if not self.proc.running:
+            if item.request.hand[0] is self._hand:
+                self.faults["restarts"] += 1  # its process for this hand failed
+            if not await self._start():
+                return None
+        self._hand = item.request.hand[0]
+        timeout = self.spec.answer_time
+        if self.proc.fresh:  # its first input: the hand so far, and time to load
+            text, timeout = item.request.history(), timeout + self.spec.start_time
+            if item.request.index > 0:
+                self.faults["replayed"] += 1  # started with a history (after a failure or a server restart)
+        else:
+            text = item.request.line + "\n"
         try:
-            if not self.proc.running:
-                if self.faults["started"]:
-                    self.faults["restarts"] += 1
-                self.faults["started"] += 1
-                await self.proc.start()
-                text = item.request.history()
-            else:
-                text = item.request.line + "\n"
-            return await self.proc.ask(text, self.spec.answer_time)
+            return await self.proc.ask(text, timeout)
         except BotFault as e:
             self.faults[e.kind] += 1
             log.info("bot %s (seat %d): %s", self.spec.name, self.player, e)
+        return None
+
+    async def _start(self) -> bool:
+        if self.proc.running:
+            return True
+        self.faults["started"] += 1
+        try:
+            await self.proc.start()
+            return True
         except OSError as e:  # the program could not be started
             self.faults["start_failed"] += 1
             log.warning("bot %s could not start: %s", self.spec.name, e)
-        return None
+            return False
 
     def close(self) -> None:
         self.task.cancel()
@@ -135,6 +156,8 @@ class RoomBots:
             seat = self.seats[p]
             if r is END:
                 seat.put(END)
+                if feed.m.phase != gm.FINISHED:
+                    seat.put(PRESTART)
                 continue
             asked = Asked(r)
             if r.seq is not None:
