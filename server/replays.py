@@ -94,7 +94,7 @@ def _tournament_view(entries: list) -> tuple[Tournament, dict, int]:
 
 
 class Replays:
-    """Mixin of ``server.app.App``: needs ``store``, ``book``, ``display_names``, ``loop``."""
+    """Mixin of ``server.app.App``: needs ``store``, ``book``, ``display_names``, ``loop``, ``tournaments``."""
 
     def init_replays(self) -> None:
         self.replays = SizedCache()  # match id -> its replay file
@@ -116,8 +116,8 @@ class Replays:
         if not self.replay_allowed(address):
             raise TooOften()
         m = await self.store.finished_match(match_id)
-        if m is None:
-            return None
+        if m is None or any(t.walls_secret(m["room"]) for t in self.tournaments.values()):
+            return None  # unknown, still played, or a duplicate table whose walls others still play
         async with self.builders:
             m, size = await asyncio.to_thread(_replay_file, m)
         return self.replays.put(match_id, m, size)

@@ -14,7 +14,7 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING
 
-from rooms.tournament import effects as fx
+from rooms.tournament import duplicate, effects as fx
 from rooms.tournament.delta import Deltas, for_viewer
 from rooms.tournament.errors import TournamentError
 from rooms.text import disambiguate
@@ -209,6 +209,11 @@ class TournamentTask:
         if pid in (self.t.organiser, self.t.referee):
             v["rooms"] = self.rooms()
         return v
+
+    def walls_secret(self, room: str) -> bool:
+        """Whether ``room`` plays a duplicate session still under way (rooms.tournament.duplicate)."""
+        return self.t.config.duplicate and any(
+            r == room and duplicate.walls_secret(self.t, key) for key, r in self.tables.items())
 
     def replay_id(self, table: str, record) -> int | None:
         """The id of a table's match (GET /api/matches/<id>), while its room is loaded."""

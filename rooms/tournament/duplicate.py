@@ -47,6 +47,13 @@ def commitment(seed: int, salt: str) -> str:
     return hashlib.sha256(f"{seed}:{salt}".encode()).hexdigest()
 
 
+def walls_secret(tour, table: str) -> bool:
+    """Whether ``table`` is a table of a duplicate session still being played: its walls are the other
+    tables' too, so its match (replay, seed) stays secret until the session ends, even once it finished."""
+    t = tour.tables.get(table) if tour.config.duplicate else None
+    return t is not None and tour.sessions[t.session - 1].state != DONE
+
+
 def deals(tour, s) -> list[dict]:
     """Per hand of a finished session, per wind seat (0..3 = E S W N): each table's holder, its 盘分 and
     ``diff`` (盘分 − the mean of the holders compared; None when not compared), with exact ``_exact``
@@ -123,4 +130,4 @@ def view(tour) -> dict | None:
     return {"sessions": sessions, "standings": rows}
 
 
-__all__ = ["table_secret", "draw", "commitment", "deals", "standings", "view"]
+__all__ = ["table_secret", "draw", "commitment", "walls_secret", "deals", "standings", "view"]

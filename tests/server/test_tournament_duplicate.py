@@ -102,3 +102,32 @@ async def test_a_duplicate_event_of_eight_players_deals_the_same_walls_and_score
         assert {x["table"]: x["replay"] for x in holders} == {k: reveals[room]["id"] for k, room in rooms.items()}
     finally:
         await stop(server)
+
+
+async def test_a_finished_duplicate_table_keeps_its_replay_secret_until_the_session_ends(tmp_path):
+    # Its walls are the walls the other table is still playing: GET /api/matches/<id> must not show them.
+    server = await start(str(tmp_path / "e.db"))
+    try:
+        rng = random.Random(21)
+        ps = [await server.client(name=f"E{i}") for i in range(8)]
+        r = await ps[0].request({"t": "tournament_create", "config": {
+            "name": "Embargo Cup", "hands": 1, "duplicate": True, "checkin_required": False, "seating": "random"}})
+        tid = r["tournament"]["id"]
+        for c in ps:
+            assert (await c.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "register"}}))["t"] == "ok"
+        assert (await ps[0].request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "start"}}))["t"] == "ok"
+        tables = {}
+        for c in ps:
+            m = await c.wait_for(lambda m: m.get("t") == "table", timeout=15)
+            tables[c.player] = m["table"]
+        fast = [c for c in ps if tables[c.player] == "1-1"]
+        slow = [c for c in ps if tables[c.player] == "1-2"]
+        await asyncio.gather(*(play(c, rng, lambda m: m.get("t") == "match_result", timeout=120) for c in fast))
+        reveal = await fast[0].wait_for(lambda m: m.get("t") == "reveal", timeout=15)
+        assert await server.app.api(f"/api/matches/{reveal['id']}", "10.0.0.1") == (404, {"error": "not_found"})
+        await asyncio.gather(*(play(c, rng, lambda m: m.get("t") == "match_result", timeout=120) for c in slow))
+        await wait_view(ps[0], lambda v: v["state"] == "finished")
+        status, body = await server.app.api(f"/api/matches/{reveal['id']}", "10.0.0.1")
+        assert status == 200 and body["seed"] == reveal["seed"], (status, body)
+    finally:
+        await stop(server)
