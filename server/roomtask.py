@@ -460,6 +460,8 @@ class RoomTask:
                 if m is None:  # pragma: no cover - its start was never recorded: nothing to reveal
                     log.warning("room %s: match %d ended without a recorded commitment", self.id, k)
                     continue
+                if self.tournament is not None and self.tournament[0].t.config.duplicate:
+                    continue  # 复式: other tables play these walls; the tournament reveals them after the session
                 notices.append({"t": "reveal", "match": k, "seed": json_seed(m["seed"]), "salt": m["salt"],
                                 "commitment": m["commitment"]})
         for n in notices:

@@ -52,13 +52,12 @@ async def test_a_duplicate_event_of_eight_players_deals_the_same_walls_and_score
         async def play_table(c):
             m = await play(c, rng, lambda m: m.get("t") == "match_result", timeout=180)
             records.setdefault(m["room"], m["record"])
-            if not any(x.get("t") == "reveal" for x in c.frames):
-                await c.wait_for(lambda m: m.get("t") == "reveal", timeout=15)
 
         await asyncio.gather(*(play_table(c) for c in ps))
-        reveals = {m["room"]: m for c in ps for m in c.frames if m.get("t") == "reveal"}
         rooms = {k: room for k, room in tables.values()}
-        assert len(records) == 2 and set(reveals) == set(rooms.values())
+        assert len(records) == 2
+        # The tables do not reveal their seed themselves: the tournament does, once the session is over.
+        assert not [m for c in ps for m in c.frames if m.get("t") == "reveal"]
         east1 = records[rooms["1-1"]]["ids"][0]
         r = await ref.request({"t": "tournament_cmd", "tournament": tid, "cmd": {
             "t": "sanction", "player": east1, "kind": "points", "points": 10, "reason": "slow play",
@@ -71,10 +70,11 @@ async def test_a_duplicate_event_of_eight_players_deals_the_same_walls_and_score
         dup = v["duplicate"]["sessions"][0]
         assert dup["commitment"] == committed
         assert hashlib.sha256(f"{dup['seed']}:{dup['salt']}".encode()).hexdigest() == committed
-        for room in rooms.values():
-            rv = reveals[room]
-            assert str(rv["seed"]) == dup["seed"]
-            assert hashlib.sha256(f"{rv['seed']}:{rv['salt']}".encode()).hexdigest() == rv["commitment"]
+        served = {}  # each table's match as GET /api/matches/<id> serves it now: its own seed and commitment
+        for k, room in rooms.items():
+            status, served[k] = await server.app.api(f"/api/matches/{server.app.rooms[room].matches[1]['id']}", "10.0.0.2")
+            assert status == 200 and str(served[k]["seed"]) == dup["seed"]
+            assert hashlib.sha256(f"{served[k]['seed']}:{served[k]['salt']}".encode()).hexdigest() == served[k]["commitment"]
         by_seat = {k: records[room]["ids"] for k, room in rooms.items()}
         clients = {c.player: c for c in ps}
         for seat in range(4):
@@ -99,7 +99,7 @@ async def test_a_duplicate_event_of_eight_players_deals_the_same_walls_and_score
             p: round(float(x), 2) for p, x in totals.items()}
         assert any(x != 0 for x in totals.values())  # the penalty alone moves East's pair by ±5
         holders = [x for d in dup["deals"] for s in d["seats"] for x in s["holders"]]
-        assert {x["table"]: x["replay"] for x in holders} == {k: reveals[room]["id"] for k, room in rooms.items()}
+        assert {x["table"]: x["replay"] for x in holders} == {k: served[k]["id"] for k in rooms}
     finally:
         await stop(server)
 
@@ -119,15 +119,15 @@ async def test_a_finished_duplicate_table_keeps_its_replay_secret_until_the_sess
         tables = {}
         for c in ps:
             m = await c.wait_for(lambda m: m.get("t") == "table", timeout=15)
-            tables[c.player] = m["table"]
-        fast = [c for c in ps if tables[c.player] == "1-1"]
-        slow = [c for c in ps if tables[c.player] == "1-2"]
+            tables[c.player] = (m["table"], m["room"])
+        fast = [c for c in ps if tables[c.player][0] == "1-1"]
+        slow = [c for c in ps if tables[c.player][0] == "1-2"]
         await asyncio.gather(*(play(c, rng, lambda m: m.get("t") == "match_result", timeout=120) for c in fast))
-        reveal = await fast[0].wait_for(lambda m: m.get("t") == "reveal", timeout=15)
-        assert await server.app.api(f"/api/matches/{reveal['id']}", "10.0.0.1") == (404, {"error": "not_found"})
+        mid = server.app.rooms[tables[fast[0].player][1]].matches[1]["id"]
+        assert await server.app.api(f"/api/matches/{mid}", "10.0.0.1") == (404, {"error": "not_found"})
         await asyncio.gather(*(play(c, rng, lambda m: m.get("t") == "match_result", timeout=120) for c in slow))
-        await wait_view(ps[0], lambda v: v["state"] == "finished")
-        status, body = await server.app.api(f"/api/matches/{reveal['id']}", "10.0.0.1")
-        assert status == 200 and body["seed"] == reveal["seed"], (status, body)
+        v = await wait_view(ps[0], lambda v: v["state"] == "finished")
+        status, body = await server.app.api(f"/api/matches/{mid}", "10.0.0.1")
+        assert status == 200 and str(body["seed"]) == v["duplicate"]["sessions"][0]["seed"], (status, body)
     finally:
         await stop(server)
