@@ -126,6 +126,7 @@ class BotProcess:
         self.spec = spec
         self.proc: asyncio.subprocess.Process | None = None
         self.fresh = False  # started and given no input yet: its first input is the history
+        self.ending: asyncio.Task | None = None  # the wait for the last killed process
 
     @property
     def running(self) -> bool:
@@ -189,7 +190,13 @@ class BotProcess:
                 proc.kill()
         if proc.stdin is not None:
             proc.stdin.close()
-        asyncio.get_running_loop().create_task(proc.wait())  # reaped off the caller's path
+        self.ending = asyncio.get_running_loop().create_task(proc.wait())  # reaped off the caller's path
+
+    async def stop(self) -> None:
+        """``kill``, and wait until the process is gone."""
+        self.kill()
+        if self.ending is not None:
+            await self.ending
 
 
 __all__ = ["BotSpec", "BotConfigError", "BotFault", "BotProcess", "load_bots", "parse_bots", "policies"]

@@ -56,18 +56,42 @@ def test_deal_request_gives_own_13_tiles_every_flower_and_the_dealers_draw():
     raise AssertionError("no seed dealt a flower")
 
 
-def test_other_seats_see_draws_not_tiles():
-    rules = Rules(flowers=False, hands=4)
-    m, feed, out = _requests(rules, 3, 1, steps=12)
-    seat = gm.seat_in(1, 0)
-    mine = {tile_code(t) for t in m.hand.concealed[seat]}
-    for _, r in out:
-        w = r.line.split()
-        if w and w[0] == "3" and w[2] == "DRAW":
-            assert len(w) == 3
-    assert out[1][1].line.split()[1:5] == ["0", "0", "0", "0"]  # 136 tiles: no flowers
-    assert any(r.line.startswith("3 0 PLAY") for _, r in out)  # the dealer's discards
-    assert mine  # (the seat's own tiles come only in its own deal and "2" requests)
+def test_a_bot_is_told_only_its_own_tiles():
+    """Over whole matches, the tiles a bot's requests name besides discards, melds and flowers (its
+    deal and its ``2`` draws) are exactly the tiles its seat was dealt and drew; others' draws are bare."""
+    for flowers in (False, True):
+        rules = Rules(flowers=flowers, hands=4)
+        m, events = gm.start_match(rules, seed=11)
+        feed = MatchFeed([2])
+        told, own = [], []
+        actions = []
+        out = feed.sync(1, m, actions)
+        while True:
+            for e in events:
+                if e["t"] == "hand_start":
+                    seat = gm.seat_in(2, e["hand"])
+                elif e["t"] == "deal" and e["seat"] == seat:
+                    own += [t for t in e["tiles"] if t < 34]
+                elif e["t"] == "draw" and e["seat"] == seat and e["tile"] < 34:  # a deal's replacement may be a flower again
+                    own.append(e["tile"])
+            for _, r in out:
+                w = r.line.split()
+                if w and w[0] == "1":
+                    told += [code_tile(c) for c in w[5:18]]
+                elif w and w[0] == "2":
+                    told.append(code_tile(w[1]))
+                elif w and w[0] == "3" and w[2] == "DRAW":
+                    assert len(w) == 3
+            if m.phase == gm.FINISHED:
+                break
+            p = gm.pending(m)[0]
+            a = from_dict(tidy(gm.view(m, p)))
+            m, events = gm.step(m, p, a)
+            actions.append((p, a))
+            out = feed.sync(1, m, actions)
+        # with flowers, the deal's 13 are the hand after 补花: its replacements are among the own draws
+        assert sorted(told) == sorted(own)
+        assert len(told) > 40
 
 
 def test_pung_and_its_discard_are_one_request():

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from server.app import App
-from server.botzone import BotConfigError, BotSpec, parse_bots
+from server.botzone import KEEP_RUNNING, BotConfigError, BotFault, BotProcess, BotSpec, parse_bots
 from server.store import Store
 from tests.server.client import play
 from tests.server.conftest import FAST, Running, fast_settings
@@ -185,3 +185,28 @@ async def test_after_a_server_restart_the_bot_goes_on_from_the_history(tmp_path)
         assert f["late"] == f["exited"] == 0 and f["replayed"] >= 1  # started mid-hand, with the history
     finally:
         await running.app.stop()
+
+
+async def test_a_bot_runs_under_its_resource_limits():
+    """The child's limits are set before exec: address space, CPU, open files, file size, no core."""
+    probe = ("import resource as r, sys; sys.stdin.readline(); print(*[r.getrlimit(getattr(r, 'RLIMIT_' + k))[0] "
+             "for k in ('AS', 'CPU', 'NOFILE', 'FSIZE', 'CORE')]); print('" + KEEP_RUNNING + "', flush=True); "
+             "sys.stdin.readline()")
+    bot = BotProcess(BotSpec("probe", (sys.executable, "-c", probe), memory_mb=300, cpu_seconds=7))
+    await bot.start()
+    try:
+        line = await bot.ask("1\n0 0 0\n", 20)
+        assert [int(x) for x in line.split()] == [300 << 20, 7, 64, 16 << 20, 0]
+        assert bot.running  # it said it keeps running
+    finally:
+        await bot.stop()
+
+
+async def test_a_bot_over_its_memory_is_stopped_not_the_server():
+    hog = "import sys; sys.stdin.readline(); x = bytearray(400 << 20); print('PASS')"
+    bot = BotProcess(BotSpec("hog", (sys.executable, "-c", hog), memory_mb=200))
+    await bot.start()
+    with pytest.raises(BotFault) as e:
+        await bot.ask("1\n0 0 0\n", 20)
+    assert e.value.kind == "exited" and not bot.running
+    await bot.stop()
