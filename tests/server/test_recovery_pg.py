@@ -99,13 +99,12 @@ async def test_a_postgres_server_killed_mid_hand_resumes_with_nothing_lost(tmp_p
             c.inbox.insert(0, s)
             c.player, c.token = old.player, old.token
             news.append(c)
-        more = {"games": 0}
-
-        def counted(m):
-            more["games"] += m.get("t") == "game"
-
-        await asyncio.gather(*(play(c, random.Random(10 + i), lambda m: more["games"] >= 90 or m.get("t") == "hand_result",
-                                    timeout=60, on_msg=counted) for i, c in enumerate(news)))
+        # Every seat sees each event: all of them stop at the same one (a seat that stopped alone
+        # would leave the others waiting for its turn).
+        target = news[0].inbox[0]["rseq"] + 60
+        await asyncio.gather(*(play(c, random.Random(10 + i),
+                                    lambda m: m.get("rseq", 0) >= target or m.get("t") == "hand_result", timeout=60)
+                               for i, c in enumerate(news)))
         for c in news:
             await c.close()
     finally:

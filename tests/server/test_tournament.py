@@ -170,8 +170,8 @@ async def test_a_restart_mid_session_loses_nothing(db_url):
     rng = random.Random(5)
     ps = [await server.client(name=f"R{i}") for i in range(4)]
     tokens = [c.token for c in ps]
-    r = await ps[0].request({"t": "tournament_create", "config": {
-        "name": "Restart Cup", "hands": 2, "starts": [int(server.app.now()) + 1]}})
+    r = await ps[0].request({"t": "tournament_create", "config": {  # time to register on a loaded machine
+        "name": "Restart Cup", "hands": 2, "starts": [int(server.app.now()) + 3]}})
     tid = r["tournament"]["id"]
     for c in ps:
         assert (await c.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "register"}}))["t"] == "ok"
