@@ -15,7 +15,6 @@ first, then rooms/messages.py ``render`` builds what members are sent.
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from typing import Callable, Mapping
 
@@ -29,7 +28,7 @@ from rooms.botzone_seats import ExternalSeats
 from rooms.config import LOBBY, PLAYING, RoomConfig
 from rooms.effects import ROOM_CHANGED, Announce, Answered, Applied, Effect, GameEvents, HintAsked, Notice
 from rooms.errors import NOT_TABLE, RoomError
-from rooms.invite import normalize
+from rooms.keys import check_keys, match_seed
 from rooms.messages import Outbound, RoomMessages
 from rooms.records import foul_offence, hand_record, match_record, match_summary, void_hand_record
 
@@ -54,18 +53,6 @@ class Member:
     hints: bool = True  # send this player the wait hint of its seat (the client's switch)
 
 
-def match_seed(secret: bytes, k: int) -> int:
-    """Match k's seed: unpredictable from earlier walls, because the secret never leaves the server."""
-    return int.from_bytes(hashlib.sha256(secret + b"match" + k.to_bytes(4, "big")).digest()[:8], "big")
-
-
-def _check_keys(invite: str, secret: bytes) -> None:
-    if normalize(invite) != invite:
-        raise ValueError(f"invite must be a code from rooms.invite.new_code, got {invite!r}")
-    if not isinstance(secret, bytes) or len(secret) < 16:
-        raise ValueError("secret: at least 16 random bytes from the server")
-
-
 class Room(RoomTimers, ExternalSeats, RoomMessages):
     # ------------------------------------------------------------------------------------------
     # Creation, replay
@@ -80,7 +67,7 @@ class Room(RoomTimers, ExternalSeats, RoomMessages):
             raise RoomError(E.BAD_CONFIG, "config must be a RoomConfig")
         if config.table:
             raise RoomError(E.BAD_CONFIG, "a tournament table is made by Room.create_table")
-        _check_keys(invite, secret)
+        check_keys(invite, secret)
         quick = players is not None
         players = list(players) if quick else [host]
         if not players or players[0] != host or len(set(players)) != len(players) or len(players) + bots > 4:
@@ -101,7 +88,7 @@ class Room(RoomTimers, ExternalSeats, RoomMessages):
         ``start``; the room has no host. ``config.table`` must be true (hands 1..16)."""
         if not isinstance(config, RoomConfig) or not config.table:
             raise RoomError(E.BAD_CONFIG, "a table needs RoomConfig(table=True)")
-        _check_keys(invite, secret)
+        check_keys(invite, secret)
         if not isinstance(players, (list, tuple)) or len(players) != 4:
             raise ValueError("players: four entries, a player id or None per seat")
         ids = [p for p in players if p is not None]
@@ -124,6 +111,7 @@ class Room(RoomTimers, ExternalSeats, RoomMessages):
             room.rseq = entry["rseq"]
             room.last_now = entry["now"]
         room._log = []  # already persisted
+        room.rows = len(log)
         return room
 
     @classmethod
@@ -143,7 +131,8 @@ class Room(RoomTimers, ExternalSeats, RoomMessages):
         self._hint_sent: dict[str, object] = {}  # player -> the hint last sent (sent again only when it changes)
         self._hint_memo: dict[int, tuple] = {}  # seat -> (inputs, hint) of the last _seat_hint
         self._log: list[dict] = []
-        self.rseq = 0
+        self.rseq = 0  # the last entry's number: what every message carries
+        self.rows = 0  # rows of the log so far (entries and derived records), the stored ones included
         self.last_now = self.last_activity = float("-inf")
         self._settled: list | None = None  # the pending timers as _run last left them (None: changed since)
         self._parsed: tuple | None = None  # (an act entry's action dict, the action): parsed once
@@ -233,6 +222,8 @@ class Room(RoomTimers, ExternalSeats, RoomMessages):
         return min(times, default=None)
 
     def take_log(self) -> list[dict]:
+        """The rows logged since the last call, for the server to store: they are rows
+        ``self.rows - len(log)`` on (the room is the one owner of its log's numbering)."""
         log, self._log = self._log, []
         return log
 
@@ -260,11 +251,13 @@ class Room(RoomTimers, ExternalSeats, RoomMessages):
         self.last_now = now
         effects = self._apply(entry, now)
         self._log.append(entry)
+        self.rows += 1
         return [self._moment(effects)] if effects else []
 
     def _derive(self, entry: dict) -> None:
         """A record written for the server to keep; replay skips it (it is rebuilt by the same apply)."""
         self._log.append({**entry, "derived": True, "rseq": self.rseq, "now": self.last_now})
+        self.rows += 1
 
     def _apply(self, e: dict, now: float) -> list[Effect]:
         self.last_activity = now
@@ -572,6 +565,12 @@ class Room(RoomTimers, ExternalSeats, RoomMessages):
         if humans and all(not h.connected for h in humans):
             return max(h.since for h in humans) + cfg.abandon_after
         return None
+
+    def member_ids(self) -> set[str]:
+        """Every human the room is for: seated players (a table's absent ones too) and spectators."""
+        ids = {s.id for s in self.seats if s is not None and s.bot is None}
+        ids.update(m.id for m in self.members.values() if m.seat is None)
+        return ids
 
     def member(self, pid: str) -> Member:
         """The member ``pid``; RoomError ``not_in_room`` when they are not one."""

@@ -201,12 +201,11 @@ class App(Connections, Auth, Frames, Commands, Lobby, Events, Replays, Api):
                 continue
             try:
                 room = Room.restore(r["log"], self.now(), self.bots)
-                secret = bytes.fromhex(r["log"][0]["secret"])
                 matches = await self.store.room_matches(r["id"])
             except Exception:
                 log.exception("room %s could not be restored; left as it is", r["code"])
                 continue
-            task = RoomTask(self, r["id"], room, secret, len(r["log"]), matches)
+            task = RoomTask(self, r["id"], room, matches)
             await task.commit([])  # the restore entry
             self._register(task)
             log.info("restored room %s at rseq %d", task.id, room.rseq)

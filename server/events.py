@@ -77,7 +77,7 @@ class Events:
         secret = e.secret or secret  # a duplicate session's tables share one secret: the same walls
         room = Room.create_table(room_id, config, list(e.players), invite, secret, self.now(), bot_policies=self.bots)
         db_id = await self.store.add_room(room_id, config.to_dict(), None, [])
-        task = RoomTask(self, db_id, room, secret, 0)
+        task = RoomTask(self, db_id, room)
         task.tournament = (tournament, e.table)
         await task.commit([])
         for pid in e.players:

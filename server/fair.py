@@ -2,7 +2,7 @@
 
 commitment = SHA-256 hex of the UTF-8 text ``"<seed>:<salt>"`` (seed in decimal, salt 32 hex digits),
 so anybody can check a finished match with ``printf '%s' '<seed>:<salt>' | sha256sum``. The seed comes
-from the room (``rooms.room.match_seed``); the salt, new for every match, keeps the commitment from
+from the room (``rooms.keys.match_seed``); the salt, new for every match, keeps the commitment from
 being checked against guessed seeds.
 """
 

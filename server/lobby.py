@@ -54,7 +54,7 @@ class Lobby:
         room = Room.create(room_id, config, host, invite, secret, self.now(), players=players, bots=bots,
                            bot_policies=self.bots)
         db_id = await self.store.add_room(room_id, config.to_dict(), host, [])
-        task = RoomTask(self, db_id, room, secret, 0)
+        task = RoomTask(self, db_id, room)
         await task.commit([])
         self._register(task)
         return task

@@ -25,8 +25,7 @@ from typing import TYPE_CHECKING
 
 from rooms.config import RoomConfig
 from rooms.errors import RoomError
-from rooms.records import json_seed
-from rooms.room import PLAYING, Room, match_seed
+from rooms.room import PLAYING, Room
 from rooms.text import disambiguate
 from server import codec, fair
 from server.errors import INTERNAL, NOT_IN_ROOM
@@ -89,19 +88,20 @@ async def next_item(queue: asyncio.Queue, deadline: float | None, now: float, ti
 
 
 class RoomTask:
-    def __init__(self, app: RoomOutbox, db_id: int, room: Room, secret: bytes, log_length: int,
-                 matches: dict[int, dict] | None = None):
+    def __init__(self, app: RoomOutbox, db_id: int, room: Room, matches: dict[int, dict] | None = None):
+        """``room`` as the database holds it, plus the rows it has logged and not yet handed over
+        (``Room.take_log``); ``matches``: the stored matches' ``Store.room_matches``."""
         self.app = app
         self.db_id = db_id
-        self.room = room
-        self.secret = secret  # the room's match seeds derive from it (rooms.room.match_seed)
+        self.room = room  # the one owner of the log's numbering, the members and the matches' seeds
         self.id = room.id
-        self.invite = room.info(True)["invite"]
-        self.n = log_length  # rows already in the actions table
+        self.invite = room.invite
         self.queue = TimedQueue(TICK)  # its Tick comes at the room's next deadline
-        self.matches: dict[int, dict] = dict(matches or {})  # number -> seed, salt, commitment
+        # number -> id, salt, commitment: the server's side of each match (the seed is the room's)
+        self.matches: dict[int, dict] = {k: {x: v for x, v in m.items() if x != "seed"}
+                                         for k, m in (matches or {}).items()}
         self.match_no = max(self.matches, default=0)  # the last match whose commitment is recorded
-        self.members: set[str] = set()
+        self._listed: set[str] = self.members  # the members App.where knows of (its next delta's base)
         self.names: dict[str, str] = {}  # player id -> display name, for the clients (rooms know ids only)
         self.summary: dict | None = None
         self.task: asyncio.Task | None = None
@@ -116,7 +116,12 @@ class RoomTask:
                        System: self._system, Command: self._command, Handled: self._handled,
                        BotAnswer: self._bot_answer}
         self.bots: RoomBots | None = None  # the room's external bots (docs/bots.md), once one is seated
-        self._refresh()
+        self._summarize()
+
+    @property
+    def members(self) -> set[str]:
+        """Who the room is for (``Room.member_ids``: the room owns membership)."""
+        return self.room.member_ids()
 
     def start(self) -> None:
         self.task = asyncio.get_running_loop().create_task(self.run(), name=f"room {self.id}")
@@ -341,8 +346,8 @@ class RoomTask:
     def _take(self, applied: list) -> Batch:
         entries = self.room.take_log()
         effects, notices = self._effects(entries)
-        start, self.n = self.n, self.n + len(entries)
-        return Batch(start, entries, effects, notices, applied)
+        # The room numbers its log (Room.rows); the store refuses rows that do not follow its last one.
+        return Batch(self.room.rows - len(entries), entries, effects, notices, applied)
 
     def _publish(self, batch: Batch) -> None:
         self._report(batch.entries)
@@ -377,9 +382,7 @@ class RoomTask:
             if n["t"] == "reveal":
                 n["id"] = self.matches[n["match"]].get("id")  # GET /api/matches/<id>
         if not _seats_unchanged(entries):
-            old = self.members
             self._refresh()
-            self.app.members_changed(self, old, self.members)
             await self._learn_names()
         self._publish(batch)
 
@@ -438,11 +441,11 @@ class RoomTask:
         # room.match_no is what info()["matches"] reports; info() itself is too dear for every action.
         if self.room.match_no > self.match_no and (info := self.room.info(True))["matches"] > self.match_no:
             k = self.match_no = info["matches"]
-            seed = match_seed(self.secret, k)
+            seed = self.room.match.seed  # rooms.keys.match_seed of the room's secret
             salt = fair.new_salt()
             c = fair.commitment(seed, salt)
             ids = [None if s is None else s["id"] for s in info["seats"]]
-            self.matches[k] = {"seed": seed, "salt": salt, "commitment": c}
+            self.matches[k] = {"salt": salt, "commitment": c}
             rules = asdict(RoomConfig.from_dict(info["config"]).rules())
             effects.append({"kind": "match_start", "number": k, "rules": rules,
                             "seed": str(seed), "salt": salt, "commitment": c, "players": ids})
@@ -462,19 +465,19 @@ class RoomTask:
                     continue
                 if self.tournament is not None and self.tournament[0].t.config.duplicate:
                     continue  # 复式: other tables play these walls; the tournament reveals them after the session
-                notices.append({"t": "reveal", "match": k, "seed": json_seed(m["seed"]), "salt": m["salt"],
+                notices.append({"t": "reveal", "match": k, "seed": rec["seed"], "salt": m["salt"],
                                 "commitment": m["commitment"]})
         for n in notices:
             n["room"], n["rseq"] = self.id, self.room.rseq
         return effects, notices
 
-    def _current_members(self) -> set[str]:
-        info = self.room.info(True)
-        ids = {s["id"] for s in info["seats"] if s is not None and s["bot"] is None}
-        return ids | set(self.room.spectator_ids())
-
     def _refresh(self) -> None:
-        self.members = self._current_members()
+        """After a commit that may change the seats: App.where and the lobby's summary follow the room."""
+        old, self._listed = self._listed, self.members
+        self.app.members_changed(self, old, self._listed)
+        self._summarize()
+
+    def _summarize(self) -> None:
         info = self.room.info(False)
         self.summary = None if info["config"]["private"] else {
             "room": info["id"], "type": info["type"], "phase": info["phase"], "hands": info["config"]["hands"],

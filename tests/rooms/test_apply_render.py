@@ -57,6 +57,16 @@ def played_room(steps: int = 120) -> tuple[Room, list[dict], float]:
     return room, log, now
 
 
+def test_a_room_numbers_its_log_rows_and_a_replay_counts_them_again():
+    """Room.rows (entries and derived records) is where the next stored row goes: the one count of a
+    room's log position, which a replay of the log rebuilds."""
+    live, log, _ = played_room(400)
+    assert any(e.get("derived") for e in log) and live.rows == len(log) and not live.pending_log()
+    replayed = Room.replay(log, POLICIES)
+    assert (replayed.rows, replayed.rseq) == (live.rows, live.rseq)
+    assert Room.restore(log, 500.0, POLICIES).take_log()[0]["k"] == "restore"
+
+
 def test_every_room_attribute_is_set_when_the_room_is_made():
     live, log, _ = played_room(60)
     assert set(vars(Room())) == set(vars(live))

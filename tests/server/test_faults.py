@@ -147,7 +147,7 @@ async def test_disk_full_pauses_every_room_and_play_resumes_with_nothing_lost(se
             break
         await asyncio.sleep(0.02)
     entries = logged(server.db, task.db_id)
-    assert len(entries) == task.n  # every entry the room made is in the log, in order
+    assert len(entries) == task.room.rows  # every entry the room made is in the log, in order
     assert any(e.get("k") == "act" and e.get("action", {}).get("tile") == action["tile"] for e in entries)
     assert [r.getMessage() for r in caplog.get_records("call") if r.levelname == "ERROR"] == [
         "writes held back: the database cannot be written (database or disk is full); retrying"]
@@ -205,10 +205,10 @@ async def test_a_database_file_removed_or_replaced_under_the_server_stops_action
     for c in cs:
         e = await c.wait_for(lambda x: x.get("code") == "server/storage" and "re" not in x, timeout=5)
         assert f"database file was {how}" in e["message"]
-    n = task.n
+    n = task.room.rows
     await asyncio.sleep(0.3)
     r = await cs[1].request({"t": "ready"})
-    assert r["code"] == "server/storage" and task.n == n and task.id in server.app.rooms
+    assert r["code"] == "server/storage" and task.room.rows == n and task.id in server.app.rooms
     cs[1] = await server.client()  # a player may still resume, and waits with the room
     assert (await cs[1].request({"t": "resume", "token": r_token}))["t"] == "welcome"
     os.replace(keep, db)  # the operator puts it back
@@ -282,9 +282,9 @@ async def test_backup_copies_a_running_servers_database(server, tmp_path):
 
     cs, task = await bot_table(server, "Saved")
     playing = asyncio.create_task(play(cs[0], random.Random(2), lambda m: m.get("t") == "hand_result"))
-    while task.n < 20:
+    while task.room.rows < 20:
         await asyncio.sleep(0.01)
-    before = task.n
+    before = task.room.rows
     dest = tmp_path / "copies" / "backup.db"
     dest.parent.mkdir()
     assert await asyncio.to_thread(cli_main, ["backup", str(dest), "--db", server.db]) == 0  # the loop plays on
@@ -295,7 +295,7 @@ async def test_backup_copies_a_running_servers_database(server, tmp_path):
     finally:
         con.close()
     copied = logged(str(dest), task.db_id)
-    assert before <= len(copied) <= task.n
+    assert before <= len(copied) <= task.room.rows
     assert copied == logged(server.db, task.db_id)[:len(copied)]
     restored = await Store.open(dest)
     try:

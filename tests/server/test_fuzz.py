@@ -125,7 +125,7 @@ async def test_fuzz_frames(tmp_path):
         dealer_prompt = await cs[0].wait_for(lambda m: prompt(m) is not None)
         legal, seq = prompt(dealer_prompt)
         task = server.app.rooms[room]
-        before = (task.room.rseq, task.n, task.room.snapshot(cs[1].player))
+        before = (task.room.rseq, task.room.rows, task.room.snapshot(cs[1].player))
         attacker = cs[1]  # seated, not to act: any action of theirs is out of turn
         await attacker.drain(0.3)
         outsider = await server.client()  # never signed in
@@ -154,7 +154,7 @@ async def test_fuzz_frames(tmp_path):
         assert {"protocol/bad_frame", "protocol/bad_message", "protocol/too_large", "protocol/unknown_type",
                 "protocol/not_signed_in", "action/not_your_turn"} <= seen, seen
         # The room is as it was, and still plays.
-        assert (task.room.rseq, task.n, task.room.snapshot(cs[1].player)) == before
+        assert (task.room.rseq, task.room.rows, task.room.snapshot(cs[1].player)) == before
         assert server.app.rooms[room] is task and not task.task.done()
         discard = next(a for a in legal if a["a"] == "discard")
         r = await cs[0].request({"t": "act", "action": {**discard, "seq": seq}})
