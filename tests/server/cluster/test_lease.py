@@ -1,0 +1,89 @@
+"""Leases on the test run's private Redis (server/cluster/lease.py, docs/cluster.md "Ownership")."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+import redis.asyncio as aioredis
+
+from server.cluster.lease import Lease, holder
+
+
+@pytest.fixture
+async def r(redis_url):
+    client = aioredis.Redis.from_url(redis_url)
+    yield client
+    await client.aclose()
+
+
+async def test_one_holder_at_a_time(r):
+    a, b = Lease(r, "room:r1", "A", ttl=5.0), Lease(r, "room:r1", "B", ttl=5.0)
+    token = await a.acquire()
+    assert token is not None and a.owned
+    assert await b.acquire() is None and not b.owned
+    assert await holder(r, "room:r1") == ("A", token)
+    assert await b.renew() is False  # never held it
+    await b.release()  # not the holder: nothing happens
+    assert await holder(r, "room:r1") == ("A", token)
+
+
+async def test_lease_expires_after_the_owner_stops_renewing_and_another_node_takes_over(r):
+    a, b = Lease(r, "room:r2", "A", ttl=0.3), Lease(r, "room:r2", "B", ttl=0.3)
+    first = await a.acquire()
+    assert await b.acquire() is None
+    await asyncio.sleep(0.4)  # A stopped renewing (killed)
+    assert not a.owned  # its own deadline passed too: it no longer acts as the owner
+    second = await b.acquire()
+    assert second is not None and second > first  # the fencing token only grows
+    assert await a.renew() is False  # the old owner learns it lost the lease
+    assert not a.owned
+    assert await holder(r, "room:r2") == ("B", second)
+
+
+async def test_renewing_keeps_the_lease_past_its_ttl(r):
+    a, b = Lease(r, "room:r3", "A", ttl=0.3), Lease(r, "room:r3", "B", ttl=0.3)
+    await a.acquire()
+    lost = []
+    keeper = asyncio.create_task(a.keep(lambda: lost.append(True)))
+    try:
+        await asyncio.sleep(1.0)  # more than three ttls
+        assert a.owned and not lost
+        assert await b.acquire() is None
+    finally:
+        keeper.cancel()
+    await asyncio.sleep(0.4)
+    assert await b.acquire() is not None  # once renewing stopped, it expired
+
+
+async def test_released_lease_is_free_at_once_and_tokens_never_repeat(r):
+    a, b = Lease(r, "room:r4", "A", ttl=30.0), Lease(r, "room:r4", "B", ttl=30.0)
+    t1 = await a.acquire()
+    await a.release()
+    assert not a.owned
+    t2 = await b.acquire()
+    assert t2 == t1 + 1
+    await r.delete("gb:lease:room:r4")  # even a lease key lost (flushed, expired) never resets the counter
+    assert await a.acquire() == t2 + 1
+
+
+async def test_keeper_reports_a_lease_taken_by_another_node(r):
+    a = Lease(r, "room:r5", "A", ttl=0.6)
+    await a.acquire()
+    lost = asyncio.Event()
+    keeper = asyncio.create_task(a.keep(lost.set, every=0.05))
+    await r.set("gb:lease:room:r5", "B:99", px=5000)  # stolen: e.g. A was paused past its expiry
+    await asyncio.wait_for(lost.wait(), 2.0)
+    await keeper
+    assert not a.owned and a.token is None
+
+
+async def test_lease_is_not_owned_past_its_local_deadline_when_redis_is_unreachable(r):
+    now = [100.0]
+    a = Lease(r, "room:r6", "A", ttl=5.0, clock=lambda: now[0])
+    await a.acquire()
+    assert a.owned
+    now[0] += 4.9
+    assert a.owned
+    now[0] += 0.2  # past the ttl by the holder's own clock, whatever Redis says
+    assert not a.owned
