@@ -112,7 +112,7 @@ class StoreBase:
                 async with self.connection() as db:
                     await run(db, "UPDATE players SET last_seen = ? WHERE id = ?", (now, row["player"]))
                     await run(db, "UPDATE sessions SET last_seen = ? WHERE id = ?", (now, row["session"]))
-            except self.FAULTS as e:
+            except (StorageError, *self.FAULTS) as e:
                 log.warning("last_seen of %s not written: %s", row["player"], e)
         return row
 

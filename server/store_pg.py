@@ -66,23 +66,27 @@ class PgStore(StoreBase):
         except BaseException as e:
             if pool is not None:
                 pool.terminate()
-            if isinstance(e, (*FAULTS, asyncpg.PostgresError, ValueError)):  # ValueError: a malformed URL
+            if isinstance(e, (*FAULTS, StorageError, asyncpg.PostgresError, ValueError)):  # ValueError: a malformed URL
                 raise StorageError(f"cannot use the database {redact(url)}: {e}") from e
             raise
         return store
 
     @asynccontextmanager
     async def connection(self) -> AsyncIterator[PgConn]:
-        """A connection of the pool, to this coroutine alone until the block ends."""
-        async with self.pool.acquire(timeout=self.CONNECT_TIMEOUT) as con:
-            yield PgConn(con)
+        """A connection of the pool, to this coroutine alone until the block ends. PostgreSQL out of
+        reach is a StorageError (the client hears server/storage; nothing changed)."""
+        try:
+            async with self.pool.acquire(timeout=self.CONNECT_TIMEOUT) as con:
+                yield PgConn(con)
+        except FAULTS as e:
+            raise StorageError(f"the database cannot be reached ({e})") from e
 
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[PgConn]:
         """BEGIN … COMMIT on a connection of the pool, rolled back if anything in it fails."""
-        async with self.pool.acquire(timeout=self.CONNECT_TIMEOUT) as con:
-            async with con.transaction():
-                yield PgConn(con)
+        async with self.connection() as db:
+            async with db.con.transaction():
+                yield db
 
     async def migrate(self) -> int:
         """Every migration not applied yet, all in one transaction with the version's bump, under a

@@ -265,3 +265,28 @@ def test_statements_are_written_once_in_sqlites_dialect():
     assert redact("postgresql://u:pw@h:5432/db") == "postgresql://u:***@h:5432/db"
     assert redact("postgresql://u@h/db") == "postgresql://u@h/db"
     assert not S.is_postgres("var/guobiao.db") and S.is_postgres("postgres://h/db")
+
+
+@pytest.mark.postgres
+async def test_while_postgres_is_out_of_reach_sign_ins_are_refused_with_server_storage(postgres, pg_url):
+    """A read or a write that cannot reach PostgreSQL answers server/storage (not an internal error)
+    and changes nothing; once it is back the same requests succeed."""
+    from tests.server.conftest import start, stop
+
+    cable = Cable(postgres.port)
+    await cable.mend()
+    server = await start(pg_url.replace(f":{postgres.port}/", f":{cable.port}/"))
+    try:
+        first = await server.client("json", name="Ann")
+        cable.cut()
+        await asyncio.sleep(0.1)
+        c = await server.client("json")
+        for req in ({"t": "guest", "name": "Bob"}, {"t": "resume", "token": first.token}):
+            r = await c.request(req)
+            assert (r["t"], r["code"]) == ("error", "server/storage"), r
+        await cable.mend()
+        assert (await c.request({"t": "resume", "token": first.token}))["player"] == first.player
+        assert (await (await server.client("json")).request({"t": "guest", "name": "Bob"}))["t"] == "welcome"
+    finally:
+        cable.cut()
+        await stop(server)
