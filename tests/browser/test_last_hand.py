@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from playwright.sync_api import expect
 
 from game.tiles import parse_tiles
@@ -12,10 +13,11 @@ from tests.browser.helpers import TIMEOUT, add_bots, assert_inside_viewport, cre
 from tests.browser.test_results import OTHERS, OURS
 
 
-def test_last_hands_result_shows_before_the_final_ranking(browser, server, fast, scripted_wall, artifacts):
+@pytest.mark.parametrize("width,height", [(1280, 800), (360, 640)])
+def test_last_hands_result_shows_before_the_final_ranking(browser, server, fast, scripted_wall, artifacts, width, height):
     # Every hand deals the dealer a complete hand: each of the four hands is won at once by 自摸.
     scripted_wall(arrange_wall([parse_tiles(OURS)] + [parse_tiles(h) for h in OTHERS]))
-    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
+    ctx = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
     page = ctx.new_page()
     sign_in(page, server.url, "Last")
     create_room(page, "guobiao", hands=4)
@@ -45,20 +47,23 @@ def test_last_hands_result_shows_before_the_final_ranking(browser, server, fast,
     expect(button).to_be_visible(timeout=TIMEOUT)
     assert ranking.count() == 0
     assert_inside_viewport(page, "[data-testid=hand-result] [data-action=show-ranking]")
-    shot(page, artifacts, "last-hand-result")
+    assert_inside_viewport(page, "[data-testid=hand-result] [data-testid=fan-total]")
+    shot(page, artifacts, f"last-hand-result-{width}x{height}")
     button.click()
     expect(ranking).to_be_visible(timeout=TIMEOUT)
     expect(result).to_have_count(0)
     expect(ranking.locator(".ranking li")).to_have_count(4)
-    shot(page, artifacts, "last-hand-ranking")
+    assert_inside_viewport(page, "[data-testid=match-result] .ranking li >> nth=0")
+    shot(page, artifacts, f"last-hand-ranking-{width}x{height}")
     ctx.close()
 
 
-def test_back_to_the_lobby_works_after_the_server_closed_the_finished_room(browser, server, fast, scripted_wall, artifacts):
+@pytest.mark.parametrize("width,height", [(1280, 800), (360, 640)])
+def test_back_to_the_lobby_works_after_the_server_closed_the_finished_room(browser, server, fast, scripted_wall, artifacts, width, height):
     """A final ranking left open: the server closes the idle room (30 min after the match, here at once);
     "Back to the lobby" still leads to the lobby (it used to do nothing until a reload)."""
     scripted_wall(arrange_wall([parse_tiles(OURS)] + [parse_tiles(h) for h in OTHERS]))
-    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
+    ctx = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
     page = ctx.new_page()
     sign_in(page, server.url, "Idle")
     create_room(page, "guobiao", hands=4)
@@ -79,8 +84,12 @@ def test_back_to_the_lobby_works_after_the_server_closed_the_finished_room(brows
     # What the room's tick does when the room has been idle for its idle_after.
     server.call(server.app.rooms[room_id].dispose())
     page.wait_for_timeout(300)
-    page.locator("[data-testid=match-result] button", has_text="Back to the lobby").click(timeout=2000)
+    back = page.locator("[data-testid=match-result] button", has_text="Back to the lobby")
+    back.scroll_into_view_if_needed()
+    assert_inside_viewport(page, "[data-testid=match-result] button:has-text('Back to the lobby')")
+    back.click(timeout=2000)
     expect(page.locator("[data-action=create]")).to_be_visible(timeout=TIMEOUT)
     expect(page.locator("[data-testid=match-result]")).to_have_count(0)
-    shot(page, artifacts, "back-to-lobby-after-close")
+    assert_inside_viewport(page, "[data-quick=guobiao]")
+    shot(page, artifacts, f"back-to-lobby-after-close-{width}x{height}")
     ctx.close()

@@ -3,20 +3,22 @@
 
 from __future__ import annotations
 
+import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import TIMEOUT, shot, sign_in
+from tests.browser.helpers import TIMEOUT, assert_inside_viewport, shot, sign_in
 from tests.browser.test_tournament import WsPlayer
 
 
-def test_lobby_folds_cancelled_events_and_the_tournament_form(browser, server, artifacts):
+@pytest.mark.parametrize("width,height", [(1280, 800), (360, 640)])
+def test_lobby_folds_cancelled_events_and_the_tournament_form(browser, server, artifacts, width, height):
     org = WsPlayer(server.url, "Org")
     try:
         for i in range(5):
             r = org.ok({"t": "tournament_create", "config": {"name": f"Ten-minute {i}", "hands": 1}})
             org.ok({"t": "tournament_cmd", "tournament": r["tournament"]["id"], "cmd": {"t": "cancel"}})
         live = org.ok({"t": "tournament_create", "config": {"name": "Still open", "hands": 1}})
-        ctx = browser.new_context(viewport={"width": 360, "height": 640}, locale="en-US")
+        ctx = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
         page = ctx.new_page()
         sign_in(page, server.url, "Phone")
         tournaments = page.locator("[data-testid=tournaments]")
@@ -29,8 +31,9 @@ def test_lobby_folds_cancelled_events_and_the_tournament_form(browser, server, a
         # The tournament form is folded; the room form's Create button is within the first two screens.
         expect(page.locator("[data-testid=create-tournament]")).not_to_be_visible()
         create = page.locator("[data-action=create]").bounding_box()
-        assert create["y"] + create["height"] <= 2 * 640, create
-        shot(page, artifacts, "lobby-phone-folded")
+        assert create["y"] + create["height"] <= 2 * height, create
+        assert_inside_viewport(page, "[data-testid=over-events] summary")
+        shot(page, artifacts, f"lobby-folded-{width}x{height}")
         # Unfolded: the referee box names you, not your player id.
         page.locator("[data-testid=create-tournament-fold] summary").click()
         referee = page.locator("input[name=t_referee]")
@@ -39,7 +42,7 @@ def test_lobby_folds_cancelled_events_and_the_tournament_form(browser, server, a
         assert "Phone" in placeholder and not placeholder.startswith("p"), placeholder
         folded.locator("summary").click()
         assert tournaments.locator("li[data-tournament]:visible").count() == shown + 5
-        shot(page, artifacts, "lobby-phone-unfolded")
+        shot(page, artifacts, f"lobby-unfolded-{width}x{height}")
         ctx.close()
     finally:
         org.close()

@@ -48,9 +48,10 @@ def test_enter_wins_and_never_discards_when_a_win_is_offered(browser, server, fa
     ctx.close()
 
 
-def test_auto_win_toggle_declares_an_offered_win(browser, server, fast, scripted_wall, artifacts):
+@pytest.mark.parametrize("width,height", [(1280, 800), (360, 640)])
+def test_auto_win_toggle_declares_an_offered_win(browser, server, fast, scripted_wall, artifacts, width, height):
     scripted_wall(arrange_wall([parse_tiles(OURS)] + [parse_tiles(h) for h in OTHERS]))
-    ctx = browser.new_context(viewport={"width": 360, "height": 640}, locale="en-US")
+    ctx = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
     page = ctx.new_page()
     sign_in(page, server.url, "Auto")
     create_room(page, "guobiao", hands=4)
@@ -65,13 +66,13 @@ def test_auto_win_toggle_declares_an_offered_win(browser, server, fast, scripted
     expect(win).to_be_visible()
     assert_inside_viewport(page, "[data-testid=auto-win-toggle]")
     assert_inside_viewport(page, "[data-action=leave-table]")
-    shot(page, artifacts, "auto-win-off-360x640")
+    shot(page, artifacts, f"auto-win-off-{width}x{height}")
     # Switched on: the win is declared without a click on 和.
     toggle.check()
     result = page.locator("[data-testid=hand-result]")
     expect(result).to_be_visible(timeout=TIMEOUT)
     expect(result.locator("[data-testid=fans] tr[data-fan='28']")).to_be_visible()
-    shot(page, artifacts, "auto-win-on-360x640")
+    shot(page, artifacts, f"auto-win-on-{width}x{height}")
     ctx.close()
 
 
@@ -82,11 +83,12 @@ CLAIM = """([legal]) => {
 }"""
 
 
-def test_no_calls_toggle_skips_chow_and_pung_prompts_but_not_a_win(browser, server, fast, artifacts):
+@pytest.mark.parametrize("width,height", [(1280, 800), (360, 640)])
+def test_no_calls_toggle_skips_chow_and_pung_prompts_but_not_a_win(browser, server, fast, artifacts, width, height):
     """With "No calls" on, a window offering only a chow or pung is not put to the player; one that
     offers a win still is. (The windows are set into the page's state: a scripted claim is not needed
     to show which prompt appears.)"""
-    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
+    ctx = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
     page = ctx.new_page()
     sign_in(page, server.url, "Caller")
     create_room(page, "guobiao", hands=4)
@@ -99,13 +101,15 @@ def test_no_calls_toggle_skips_chow_and_pung_prompts_but_not_a_win(browser, serv
     expect(prompt).to_be_visible()  # off by default: asked
     page.evaluate("() => window.guobiao.set({ ...window.guobiao.state, game: { ...window.guobiao.state.game, phase: 'turn', legal: [] } })")
     expect(prompt).to_have_count(0)
+    assert_inside_viewport(page, "[data-testid=no-calls-toggle]")
     page.locator("[data-testid=no-calls-toggle]").check()
     page.evaluate(CLAIM, [calls])
     page.wait_for_timeout(300)
     expect(prompt).to_have_count(0)
-    shot(page, artifacts, "no-calls-skipped")
+    shot(page, artifacts, f"no-calls-skipped-{width}x{height}")
     page.evaluate(CLAIM, [[{"a": "win"}, {"a": "pung"}, {"a": "pass"}]])
     expect(prompt).to_be_visible()
     expect(prompt.locator("[data-action=win]")).to_be_visible()
-    shot(page, artifacts, "no-calls-win-still-asked")
+    assert_inside_viewport(page, "[data-testid=claim-prompt] [data-action=win]")
+    shot(page, artifacts, f"no-calls-win-still-asked-{width}x{height}")
     ctx.close()
