@@ -258,7 +258,7 @@ class RoomTask:
 
     async def _connect(self, item: Connect, now: float) -> None:
         pid, conn = item.pid, item.conn
-        if pid not in self.members or conn.closed:
+        if pid not in self.room.members or conn.closed:  # a table keeps the seat of one who left it
             conn.snapshot_due = None
             return
         await self.commit(self.room.connect(pid, now))
@@ -266,7 +266,7 @@ class RoomTask:
         self.send_snapshot(pid, conn, None)
 
     async def _disconnect(self, item: Disconnect, now: float) -> None:
-        if item.pid in self.members:
+        if item.pid in self.room.members:
             await self.commit(self.room.disconnect(item.pid, now))
             if item.pid in self.room.spectator_ids():
                 self._watcher_gone(item.pid)
@@ -277,13 +277,13 @@ class RoomTask:
             await self.commit(self.room.handle(item.pid, {"t": "leave"}, now))
 
     async def _snapshot(self, item: SnapshotAsked, now: float) -> None:
-        if item.pid not in self.members:
+        if item.pid not in self.room.members:
             self.app.reply(item.conn, item.req, codec.error(NOT_IN_ROOM, "you are not in a room"))
             return
         self.send_snapshot(item.pid, item.conn, item.req)
 
     async def _resync(self, item: Resync, now: float) -> None:
-        for pid in self.members:
+        for pid in self.room.members:
             conn = self.app.conns.get(pid)
             if conn is not None:
                 self.send_snapshot(pid, conn, None)
