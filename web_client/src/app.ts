@@ -494,8 +494,9 @@ export class App {
     this.send({ t: "start" });
   }
 
-  addBot(seat?: number): void {
-    this.send(seat === undefined ? { t: "add_bot" } : { t: "add_bot", seat });
+  addBot(seat?: number, level?: string): void {
+    const cmd = seat === undefined ? { t: "add_bot" as const } : { t: "add_bot" as const, seat };
+    this.send(level === undefined ? cmd : { ...cmd, level });
   }
 
   removeBot(seat: number): void {

@@ -17,6 +17,7 @@ export interface AppState {
   me: { player: string; name: string; token: string; login: string | null } | null;
   signingIn: boolean;
   queued: string | null;
+  bots: string[]; // the external bots this server registered (welcome), which add_bot accepts by name
   rooms: RoomSummary[];
   room: RoomInfo | null;
   you: You | null;
@@ -95,7 +96,7 @@ function reduceTournament(n: AppState, msg: TournamentEventMsg, clientNow: numbe
 
 export function initialState(): AppState {
   return {
-    status: "closed", me: null, signingIn: false, queued: null, rooms: [], room: null, you: null, game: null,
+    status: "closed", me: null, signingIn: false, queued: null, bots: [], rooms: [], room: null, you: null, game: null,
     clock: null, clockOffset: null, records: { matches: [], current: [] }, handResult: null, matchResult: null,
     reveals: {}, lastN: 0, needSnapshot: false, error: null, replaced: false, names: {}, chat: [],
     tournaments: [], tviews: {}, tables: {}, tournamentErrors: {}, notices: [],
@@ -139,7 +140,7 @@ export function reduce(s: AppState, msg: ServerMessage, clientNow: number): AppS
     case "welcome":
       return {
         ...n, me: { player: msg.player, name: msg.name, token: msg.token, login: msg.login ?? null }, signingIn: false,
-        queued: msg.queued,
+        queued: msg.queued, bots: msg.bots ?? [],
         names: { ...n.names, [msg.player]: msg.name },
         ...(msg.room ? {} : { room: null, you: null, game: null, clock: null }),
       };

@@ -160,7 +160,7 @@ export function Lobby({ s }: { s: AppState }) {
         )}
       </section>
       <TournamentList s={s} />
-      <CreateRoom />
+      <CreateRoom externalBots={s.bots.length > 0} />
       <section class="card">
         <h2>{t("joinByCode")}</h2>
         <JoinForm />
@@ -264,7 +264,7 @@ function ReplayForm() {
   );
 }
 
-function CreateRoom() {
+function CreateRoom({ externalBots }: { externalBots: boolean }) {
   const app = useApp();
   const [type, setType] = useState<string>("guobiao");
   const [hands, setHands] = useState(4);
@@ -275,6 +275,7 @@ function CreateRoom() {
   const [bots, setBots] = useState(true);
   const [spect, setSpect] = useState(true);
   const [ranked, setRanked] = useState(false);
+  const [flowers, setFlowers] = useState(true);
   const num = (f: (n: number) => void) => (e: Event) => {
     const v = parseInt((e.target as HTMLInputElement).value, 10);
     if (Number.isFinite(v)) f(v);
@@ -286,7 +287,7 @@ function CreateRoom() {
         e.preventDefault();
         app.create({
           type, hands, private: priv, turn_time: turn, first_turn_time: Math.max(turn, 30), claim_time: claim,
-          bank, bots, spectators: spect, ranked,
+          bank, bots, spectators: spect, ranked, flowers,
         });
       }}
     >
@@ -321,6 +322,9 @@ function CreateRoom() {
       <label class="check"><input type="checkbox" name="bots" checked={bots} onChange={(e) => setBots((e.target as HTMLInputElement).checked)} />{t("allowBots")}</label>
       <label class="check"><input type="checkbox" name="spectators" checked={spect} onChange={(e) => setSpect((e.target as HTMLInputElement).checked)} />{t("allowSpectators")}</label>
       <label class="check" title={t("rankedHelp")}><input type="checkbox" name="ranked" checked={ranked} onChange={(e) => setRanked((e.target as HTMLInputElement).checked)} />{t("ranked")}</label>
+      {externalBots ? (  // the contest format (136 tiles) is for the server's external bots (docs/bots.md)
+        <label class="check"><input type="checkbox" name="flowers" checked={flowers} onChange={(e) => setFlowers((e.target as HTMLInputElement).checked)} />{t("flowersOption")}</label>
+      ) : null}
       <button type="submit" class="primary" data-action="create">{t("create")}</button>
     </form>
   );
@@ -379,11 +383,15 @@ export function RoomLobby({ s }: { s: AppState }) {
                 <>
                   <span class="name">{displayName(s, seat.id, t("bot"))}</span>
                   {seat.bot ? <span class="tag">{t("bot")}</span> : null}
+                  {seat.bot && s.bots.includes(seat.bot) ? <span class="tag" data-testid="external-bot">{seat.bot}</span> : null}
                   {seat.id === info.host ? <span class="tag">{t("host")}</span> : null}
                   {you && seat.id === you.id ? <span class="tag">{t("you")}</span> : null}
                   {!seat.connected ? <span class="tag warn">{t("disconnected")}</span> : null}
                   <span class="grow" />
                   {seat.ready && !seat.bot ? <span class="ok">✓ {t("isReady")}</span> : null}
+                  {isHost && seat.faults && (seat.faults.late || seat.faults.bad) ? (
+                    <span class="tag warn" title={t("botFaultsHelp")}>{t("botFaults", (seat.faults.late ?? 0) + (seat.faults.bad ?? 0))}</span>
+                  ) : null}
                   {isHost && seat.bot ? <button type="button" onClick={() => app.removeBot(i)}>{t("removeBot")}</button> : null}
                   {isHost && !info.quick && !seat.bot && you && seat.id !== you.id ? <button type="button" onClick={() => app.kick(seat.id)}>{t("kick")}</button> : null}
                 </>
@@ -393,6 +401,9 @@ export function RoomLobby({ s }: { s: AppState }) {
                   <span class="grow" />
                   {you ? <button type="button" onClick={() => app.sit(i)}>{t("sitHere")}</button> : null}
                   {isHost && info.config.bots ? <button type="button" data-action="add-bot" onClick={() => app.addBot(i)}>{t("addBot")}</button> : null}
+                  {isHost && info.config.bots ? s.bots.map((b) => (
+                    <button type="button" data-action="add-external-bot" onClick={() => app.addBot(i, b)}>{t("addBotNamed", b)}</button>
+                  )) : null}
                 </>
               )}
             </li>
