@@ -138,11 +138,16 @@ class Events:
         return task
 
     def follow(self, pid: str, task: TournamentTask, conn: Conn, req: tuple) -> None:
+        self.followed(pid, task)
+        task.put(Follow(pid, conn, req))
+
+    def followed(self, pid: str, task: TournamentTask) -> None:
+        """``pid`` gets ``task``'s deltas now (a ``tournament`` or a command to it): one tournament
+        at a time, so the one followed before stops sending them."""
         old = self.following.get(pid)
         if old is not None and old is not task:
             old.put(Unfollow(pid))
         self.following[pid] = task
-        task.put(Follow(pid, conn, req))
 
     async def closed_tournament(self, conn: Conn, req: tuple, code) -> None:
         """``tournament`` for one that is no longer in memory: its final view, once (nothing to follow)."""

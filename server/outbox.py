@@ -65,5 +65,8 @@ class TournamentOutbox(Protocol):
 
     def seat_table(self, task: RoomTask, e) -> None: ...
 
+    def followed(self, pid: str, task: TournamentTask) -> None:
+        """``pid`` follows ``task`` now, and no other tournament (server.events)."""
+
     def tournament_gone(self, task: TournamentTask) -> None:
         """Report: the tournament is no longer kept."""

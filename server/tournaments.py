@@ -116,6 +116,7 @@ class TournamentTask:
                 return
             await self.commit(effects)
             if pid not in self.followers:  # a command subscribes: a whole view once, deltas after it
+                self.app.followed(pid, self)
                 self.followers.add(pid)
                 await self.learn_names()
                 conn.push({"t": "tournament", "tournament": self.view(pid)})
