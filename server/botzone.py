@@ -16,6 +16,7 @@ import os
 import re
 import resource
 import signal
+import subprocess
 import tomllib
 from dataclasses import dataclass
 
@@ -28,6 +29,7 @@ OPEN_FILES = 64
 FILE_SIZE = 16 << 20  # bytes a bot may write to one file
 NAME = re.compile(r"[A-Za-z0-9_-]{1,32}")
 ENV_KEEP = ("PATH", "LANG", "HOME")
+UNSHARE = "unshare"
 
 
 class BotConfigError(ValueError):
@@ -42,6 +44,12 @@ class BotSpec:
     memory_mb: int = 1024  # address space
     cpu_seconds: int = 600  # CPU time of one process (one hand)
     start_time: float = 10.0  # seconds more for a process's first answer (loading)
+    network: bool = False  # False: run in a network namespace of its own (no network at all)
+
+    def argv(self) -> tuple[str, ...]:
+        """The command as run: without a network, inside ``unshare --user --net`` (util-linux; needs
+        unprivileged user namespaces: ``check_isolation``)."""
+        return self.command if self.network else (UNSHARE, "--user", "--net", "--", *self.command)
 
     def policy(self) -> ExternalBot:
         return ExternalBot(self.name, self.answer_time)
@@ -54,6 +62,13 @@ def _number(entry: dict, key: str, default, low, high, kind):
     return kind(v)
 
 
+def _flag(entry: dict, key: str, default: bool) -> bool:
+    v = entry.get(key, default)
+    if type(v) is not bool:
+        raise BotConfigError(f"bot {entry.get('name')!r}: {key} must be true or false, got {v!r}")
+    return v
+
+
 def parse_bots(data: dict) -> dict[str, BotSpec]:
     """The bots of a parsed ``bots.toml`` (``[[bot]]`` tables), by name; BotConfigError if one is wrong."""
     entries = data.get("bot", [])
@@ -63,7 +78,7 @@ def parse_bots(data: dict) -> dict[str, BotSpec]:
     for e in entries:
         if not isinstance(e, dict):
             raise BotConfigError("bots.toml holds [[bot]] tables only")
-        extra = set(e) - {"name", "command", "answer_time", "memory_mb", "cpu_seconds", "start_time"}
+        extra = set(e) - {"name", "command", "answer_time", "memory_mb", "cpu_seconds", "start_time", "network"}
         if extra:
             raise BotConfigError(f"bot {e.get('name')!r}: unknown keys {sorted(extra)}")
         name = e.get("name")
@@ -76,7 +91,7 @@ def parse_bots(data: dict) -> dict[str, BotSpec]:
             raise BotConfigError(f"bot {name!r}: command must be a list of strings (argv), the program first")
         out[name] = BotSpec(name, tuple(cmd), _number(e, "answer_time", 2.0, 0.05, 60.0, float),
                             _number(e, "memory_mb", 1024, 64, 65536, int), _number(e, "cpu_seconds", 600, 1, 86400, int),
-                            _number(e, "start_time", 10.0, 0.0, 120.0, float))
+                            _number(e, "start_time", 10.0, 0.0, 120.0, float), _flag(e, "network", False))
     return out
 
 
@@ -87,6 +102,20 @@ def load_bots(path: str) -> dict[str, BotSpec]:
     except (OSError, tomllib.TOMLDecodeError) as e:
         raise BotConfigError(f"{path}: {e}") from None
     return parse_bots(data)
+
+
+def check_isolation(bots: dict[str, BotSpec]) -> None:
+    """BotConfigError unless the bots without a network can have none here (a trial ``unshare``)."""
+    closed = sorted(name for name, b in bots.items() if not b.network)
+    if not closed:
+        return
+    try:
+        ok = subprocess.run([UNSHARE, "--user", "--net", "--", "true"], capture_output=True, timeout=10).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        ok = False
+    if not ok:
+        raise BotConfigError(f"bots {closed} have network = false, but `{UNSHARE} --user --net` does not work here "
+                             "(util-linux, unprivileged user namespaces): isolate them otherwise and set network = true")
 
 
 def policies(builtin: dict | None, bots: dict[str, BotSpec]) -> dict | None:
@@ -135,7 +164,7 @@ class BotProcess:
     async def start(self) -> None:
         env = {k: os.environ[k] for k in ENV_KEEP if k in os.environ}
         self.proc = await asyncio.create_subprocess_exec(
-            *self.spec.command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            *self.spec.argv(), stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
             stderr=asyncio.subprocess.DEVNULL, preexec_fn=_limits(self.spec), start_new_session=True, env=env,
             limit=LINE_MAX)
         self.fresh = True

@@ -56,9 +56,10 @@ def serve(args) -> int:
     try:
         settings = Settings(metrics=args.metrics == "on")
         if args.bots is not None:
-            from server.botzone import BotConfigError, load_bots
+            from server.botzone import BotConfigError, check_isolation, load_bots
             try:
                 settings.external_bots = load_bots(args.bots)
+                check_isolation(settings.external_bots)
             except BotConfigError as e:
                 print(f"serve: --bots: {e}", file=sys.stderr)
                 return 2

@@ -23,7 +23,7 @@ class BotServer(ServerThread):
         from server.store import Store
 
         store = await Store.open(self.db)
-        spec = BotSpec("greedy", (sys.executable, GREEDY), answer_time=5.0)
+        spec = BotSpec("greedy", (sys.executable, GREEDY), answer_time=5.0, network=True)
         self.app = App(store, Settings(external_bots={"greedy": spec}))
         self.port = await self.app.start("127.0.0.1", 0)
 

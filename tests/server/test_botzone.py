@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from server.app import App
-from server.botzone import KEEP_RUNNING, BotConfigError, BotFault, BotProcess, BotSpec, parse_bots
+from server.botzone import KEEP_RUNNING, BotConfigError, BotFault, BotProcess, BotSpec, check_isolation, parse_bots
 from server.store import Store
 from tests.server.client import play
 from tests.server.conftest import FAST, Running, fast_settings
@@ -24,9 +24,20 @@ ROOT = Path(__file__).resolve().parents[2]
 GREEDY = str(ROOT / "tests" / "support" / "botzone_greedy.py")
 
 
+def _isolation() -> bool:
+    try:
+        check_isolation({"x": BotSpec("x", ("true",))})
+        return True
+    except BotConfigError:
+        return False
+
+
+ISOLATED = _isolation()  # bots run without a network (the default) where user namespaces allow it
+
+
 def spec(mode: str = "ok", answer_time: float = 5.0, start_time: float = 10.0) -> BotSpec:
     return BotSpec(f"greedy-{mode}", (sys.executable, GREEDY, mode), answer_time=answer_time, memory_mb=1024,
-                   start_time=start_time)
+                   start_time=start_time, network=not ISOLATED)
 
 
 async def start_with(tmp_path, *specs: BotSpec) -> Running:
@@ -131,11 +142,13 @@ async def test_a_client_cannot_name_a_program(tmp_path):
 def test_bots_toml_is_checked():
     ok = parse_bots({"bot": [{"name": "a-1", "command": ["/bin/true"], "answer_time": 1, "memory_mb": 256}]})
     assert ok["a-1"].command == ("/bin/true",) and ok["a-1"].answer_time == 1.0
+    assert ok["a-1"].network is False and ok["a-1"].argv()[-1] == "/bin/true" and ok["a-1"].argv()[0] == "unshare"
     for bad in ({"bot": [{"name": "fan", "command": ["x"]}]}, {"bot": [{"name": "a b", "command": ["x"]}]},
                 {"bot": [{"name": "a", "command": "x -y"}]}, {"bot": [{"name": "a", "command": []}]},
                 {"bot": [{"name": "a", "command": ["x"], "answer_time": 0}]},
                 {"bot": [{"name": "a", "command": ["x"], "memory_mb": True}]},
                 {"bot": [{"name": "a", "command": ["x"], "shell": True}]},
+                {"bot": [{"name": "a", "command": ["x"], "network": "no"}]},
                 {"bot": [{"name": "a", "command": ["x"]}, {"name": "a", "command": ["y"]}]}, {"other": 1}):
         with pytest.raises(BotConfigError):
             parse_bots(bad)
@@ -192,7 +205,7 @@ async def test_a_bot_runs_under_its_resource_limits():
     probe = ("import resource as r, sys; sys.stdin.readline(); print(*[r.getrlimit(getattr(r, 'RLIMIT_' + k))[0] "
              "for k in ('AS', 'CPU', 'NOFILE', 'FSIZE', 'CORE')]); print('" + KEEP_RUNNING + "', flush=True); "
              "sys.stdin.readline()")
-    bot = BotProcess(BotSpec("probe", (sys.executable, "-c", probe), memory_mb=300, cpu_seconds=7))
+    bot = BotProcess(BotSpec("probe", (sys.executable, "-c", probe), memory_mb=300, cpu_seconds=7, network=not ISOLATED))
     await bot.start()
     try:
         line = await bot.ask("1\n0 0 0\n", 20)
@@ -204,9 +217,27 @@ async def test_a_bot_runs_under_its_resource_limits():
 
 async def test_a_bot_over_its_memory_is_stopped_not_the_server():
     hog = "import sys; sys.stdin.readline(); x = bytearray(400 << 20); print('PASS')"
-    bot = BotProcess(BotSpec("hog", (sys.executable, "-c", hog), memory_mb=200))
+    bot = BotProcess(BotSpec("hog", (sys.executable, "-c", hog), memory_mb=200, network=True))
     await bot.start()
     with pytest.raises(BotFault) as e:
         await bot.ask("1\n0 0 0\n", 20)
     assert e.value.kind == "exited" and not bot.running
     await bot.stop()
+
+
+@pytest.mark.skipif(not ISOLATED, reason="no unprivileged user namespaces here (check_isolation refuses such a bots.toml)")
+async def test_a_bot_has_no_network_unless_the_operator_allows_it(tmp_path):
+    """By default a bot runs in a network namespace of its own: it cannot reach even this server."""
+    running = await start_with(tmp_path)
+    probe = ("import socket, sys; sys.stdin.readline(); s = socket.socket(); s.settimeout(5); "
+             f"print(s.connect_ex(('127.0.0.1', {running.port})), flush=True)")
+    try:
+        for network, reached in ((False, False), (True, True)):
+            bot = BotProcess(BotSpec("probe", (sys.executable, "-c", probe), network=network))
+            await bot.start()
+            try:
+                assert (await bot.ask("1\n0 0 0\n", 20) == "0") is reached
+            finally:
+                await bot.stop()
+    finally:
+        await running.app.stop()
