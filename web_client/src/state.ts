@@ -266,9 +266,13 @@ export function countdown(clock: Clock | null, offset: number | null, clientNow:
   return { left, free: left, bank: 0 };
 }
 
-/** A player's display name: from the server when it gave one, else a short form of the id. */
-export function displayName(s: AppState, id: string | null | undefined, botLabel = "Bot"): string {
+/** A player's display name: from ``names``, the page's own (the room's by default), else any name the
+ * server gave, else a short form of the id. The server numbers look-alike names per room and per
+ * tournament ("Ann", "Ann #2"), so one player may be "Ann #2" at the table and "Ann" elsewhere. */
+export function displayName(s: AppState, id: string | null | undefined, botLabel = "Bot",
+  names: Record<string, string> | undefined = s.room?.names): string {
   if (!id) return "";
+  if (names?.[id]) return names[id];
   if (s.names[id]) return s.names[id];
   const m = /^bot-(\d+)$/.exec(id);
   if (m) return `${botLabel} ${m[1]}`;

@@ -124,6 +124,25 @@ describe("names, routes, frames", () => {
     expect(displayName(s, "pZZ")).toBe("pZZ");
   });
 
+  it("look-alike names as the server numbers them per room: the table's own, whatever other lists said", () => {
+    // Two players called Ann at one table: the room numbers the second. In the rooms list pB sits alone
+    // elsewhere (plain "Ann"), and a tournament numbers them the other way round.
+    let s = signedIn();
+    const seats = [{ ...SEAT, id: "pA", bot: null }, { ...SEAT, id: "pB", bot: null }, null, null];
+    const info = { ...INFO, seats, names: { pA: "Ann", pB: "Ann #2" } };
+    s = reduce(s, { t: "snapshot", room: INFO.id, rseq: 1, n: 1, info, you: { id: "pA", seat: 0, host: true, hints: true }, game: null, clock: LOBBY_CLOCK, records: { matches: [], current: [] } }, 0);
+    const other = { room: "r1111ffff", type: "guobiao", phase: "lobby", hands: 4, spectators: 0,
+      seats: [{ id: "pB", bot: null }, null, null, null], names: { pB: "Ann" } };
+    s = reduce(s, { t: "rooms", rooms: [other] } as any, 0);
+    expect([displayName(s, "pA"), displayName(s, "pB")]).toEqual(["Ann", "Ann #2"]); // at the table
+    expect(displayName(s, "pB", "Bot", s.rooms[0].names)).toBe("Ann"); // in the rooms list
+    s = reduce(s, { t: "room", room: INFO.id, rseq: 2, n: 2, info } as any, 0);
+    s = reduce(s, { t: "rooms", rooms: [other] } as any, 0); // a later list changes nothing at the table
+    expect(displayName(s, "pB")).toBe("Ann #2");
+    const view = { names: { pB: "Ann", pA: "Ann #2" } };
+    expect(displayName(s, "pA", "Bot", view.names)).toBe("Ann #2"); // a page with its own names uses them
+  });
+
   it("reads invite and replay links", () => {
     expect(parseRoute("#join=ABCD2345")).toEqual({ join: "ABCD2345" });
     expect(parseRoute("#replay=12")).toEqual({ replay: "12" });

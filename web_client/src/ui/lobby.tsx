@@ -180,7 +180,7 @@ export function Lobby({ s }: { s: AppState }) {
                   <span>{t("handsN", r.hands)}</span>
                   <span>{t("players", filled)}</span>
                   <span class="muted">{r.phase === "lobby" ? t("inLobby") : t("inPlay")}</span>
-                  <span class="names">{r.seats.map((x) => (x ? displayName(s, x.id, t("bot")) : "·")).join(" / ")}</span>
+                  <span class="names">{r.seats.map((x) => (x ? displayName(s, x.id, t("bot"), r.names) : "·")).join(" / ")}</span>
                   <span class="grow" />
                   {r.phase === "lobby" && filled < 4 ? (
                     <button type="button" onClick={() => app.join(r.room)}>{t("join")}</button>

@@ -25,7 +25,7 @@ const tk = (k: string) => (k in STRINGS ? t(k as Key) : k.replace(/^[a-zA-Z]+_/,
 export function pname(s: AppState, id: string | null | undefined): string {
   if (id === null || id === undefined) return t("bot");
   if ((id === "server" || id === "system") && !s.names[id]) return t("bySystem");
-  return displayName(s, id, t("bot"));
+  return displayName(s, id, t("bot"), {}); // not the room's names: TournamentPage puts the tournament's in s.names
 }
 
 function when(sec: number | null | undefined, now: number): string {
@@ -224,6 +224,7 @@ export function TournamentPage({ id, s }: { id: string; s: AppState }) {
       </div>
     );
   }
+  s = { ...s, names: { ...s.names, ...v.names } }; // its names as it numbers them, whatever other pages said
   return (
     <div class="tournament-page" data-testid="tournament-page" data-tournament={v.id}>
       <Overview s={s} v={v} now={now} />
