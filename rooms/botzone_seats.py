@@ -11,7 +11,8 @@ it is logged ``by: "bot_late"`` or ``"bot_error"`` and counted in the seat's ``f
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Callable
 
 from game import match as gm
 from game.actions import CONTINUE, Action, to_dict as action_dict
@@ -24,6 +25,10 @@ class ExternalBot:
     """A registered external bot as rooms see it (the server's ``bot_policies`` value for its name)."""
     name: str
     answer_time: float  # seconds per answer
+    free: Callable[[], bool] | None = field(default=None, compare=False)  # the server: may one more seat take it
+
+    def available(self) -> bool:
+        return self.free is None or self.free()
 
     def __call__(self, view: dict):
         """Between hands it only says continue (the room asks the bot nothing then)."""
@@ -44,6 +49,9 @@ class ExternalSeats:
             return None
         policy = self._policies.get(s.bot)
         return policy if isinstance(policy, ExternalBot) else None
+
+    def external_policy(self, level: str) -> ExternalBot:
+        return self._policies[level]
 
     def external_level(self, level: str) -> bool:
         """``level`` names an external bot the server registered."""
@@ -81,7 +89,7 @@ class ExternalSeats:
     def _replaced(self, p: int, why: str) -> dict:
         self._given.pop(p, None)
         m = self.match
-        faults = self.bot_faults[p]
+        faults = self.bot_faults.setdefault(self.seats[p].id, {})
         key = "late" if why == "bot_late" else "bad"
         faults[key] = faults.get(key, 0) + 1
         return {"k": "act", "player": p, "action": action_dict(auto_action(m.hand, m.seat_of(p), win=False)), "by": why}

@@ -187,6 +187,8 @@ def add_bot(room, pid, cmd, now):
         raise RoomError(E.BAD_COMMAND, f"level must be one of {BOT_LEVELS} or a bot of this server, got {level!r}")
     if not room.bot_level_available(level):
         raise RoomError(E.BOTS_DISABLED, f"no {level} bot on this server")
+    if room.external_level(level) and not room.external_policy(level).available():
+        raise RoomError(E.BOTS_DISABLED, f"every seat the server gives the {level} bot is taken")
     return {"k": "add_bot", "seat": _seat_arg(room, cmd), "level": level}
 
 

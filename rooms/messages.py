@@ -111,7 +111,7 @@ class RoomMessages:
                           "blocked": blocked[i], "no_win": self.stand_in[i], "substitute": self.stand_in[i],
                           "replaces": self.replaced[i]})
             if self.external_bot(i) is not None:  # docs/bots.md: answers replaced by a safe action
-                seats[-1]["faults"] = dict(self.bot_faults[i])
+                seats[-1]["faults"] = dict(self.bot_faults.get(s.id, {}))
         d = {"id": self.id, "type": self.config.type, "config": self.config.to_dict(), "host": self.host,
              "phase": self.phase, "seats": seats, "matches": self.match_no,
              "spectators": len(self.spectator_ids()),  # a count: the list made every message grow with it

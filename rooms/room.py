@@ -127,7 +127,7 @@ class Room(RoomTimers, ExternalSeats, RoomMessages):
         self._policies = dict(bot_policies or {})
         self._bots: dict[str, Callable] = {}  # level -> choose, built with the room's rules
         self._given: dict = {}  # player -> an external bot's answer not yet due (rooms/botzone_seats.py)
-        self.bot_faults: list[dict[str, int]] = [{} for _ in range(4)]  # per seat: external bot answers replaced
+        self.bot_faults: dict[str, dict[str, int]] = {}  # external bot seat id -> its answers replaced
         self._hint_sent: dict[str, object] = {}  # player -> the hint last sent (sent again only when it changes)
         self._hint_memo: dict[int, tuple] = {}  # seat -> (inputs, hint) of the last _seat_hint
         self._log: list[dict] = []

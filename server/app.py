@@ -117,7 +117,7 @@ class App(Connections, Auth, Frames, Commands, Lobby, Events, Replays, Api):
         self.quick = QuickMatch()
         self.quick_queue: asyncio.Queue = asyncio.Queue()
         # None: the rooms' own bot modules; external bots (docs/bots.md) are policies by name too
-        self.bots = botzone.policies(self.settings.bot_policies, self.settings.external_bots)
+        self.bots = botzone.policies(self.settings.bot_policies, self.settings.external_bots, self.rooms)
         self.init_replays()  # server.replays: the replay files' and closed tournaments' caches
         self.tournaments: dict[str, TournamentTask] = {}
         self.following: dict[str, TournamentTask] = {}  # player -> the tournament whose views they get

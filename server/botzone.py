@@ -45,14 +45,15 @@ class BotSpec:
     cpu_seconds: int = 600  # CPU time of one process (one hand)
     start_time: float = 10.0  # seconds more for a process's first answer (loading)
     network: bool = False  # False: run in a network namespace of its own (no network at all)
+    seats: int = 16  # seats it may hold at once in the server's rooms (each a process during a hand)
 
     def argv(self) -> tuple[str, ...]:
         """The command as run: without a network, inside ``unshare --user --net`` (util-linux; needs
         unprivileged user namespaces: ``check_isolation``)."""
         return self.command if self.network else (UNSHARE, "--user", "--net", "--", *self.command)
 
-    def policy(self) -> ExternalBot:
-        return ExternalBot(self.name, self.answer_time)
+    def policy(self, free=None) -> ExternalBot:
+        return ExternalBot(self.name, self.answer_time, free)
 
 
 def _number(entry: dict, key: str, default, low, high, kind):
@@ -78,7 +79,7 @@ def parse_bots(data: dict) -> dict[str, BotSpec]:
     for e in entries:
         if not isinstance(e, dict):
             raise BotConfigError("bots.toml holds [[bot]] tables only")
-        extra = set(e) - {"name", "command", "answer_time", "memory_mb", "cpu_seconds", "start_time", "network"}
+        extra = set(e) - {"name", "command", "answer_time", "memory_mb", "cpu_seconds", "start_time", "network", "seats"}
         if extra:
             raise BotConfigError(f"bot {e.get('name')!r}: unknown keys {sorted(extra)}")
         name = e.get("name")
@@ -91,7 +92,8 @@ def parse_bots(data: dict) -> dict[str, BotSpec]:
             raise BotConfigError(f"bot {name!r}: command must be a list of strings (argv), the program first")
         out[name] = BotSpec(name, tuple(cmd), _number(e, "answer_time", 2.0, 0.05, 60.0, float),
                             _number(e, "memory_mb", 1024, 64, 65536, int), _number(e, "cpu_seconds", 600, 1, 86400, int),
-                            _number(e, "start_time", 10.0, 0.0, 120.0, float), _flag(e, "network", False))
+                            _number(e, "start_time", 10.0, 0.0, 120.0, float), _flag(e, "network", False),
+                            _number(e, "seats", 16, 1, 1000, int))
     return out
 
 
@@ -118,11 +120,20 @@ def check_isolation(bots: dict[str, BotSpec]) -> None:
                              "(util-linux, unprivileged user namespaces): isolate them otherwise and set network = true")
 
 
-def policies(builtin: dict | None, bots: dict[str, BotSpec]) -> dict | None:
-    """The rooms' ``bot_policies``: the built-in ones (None: the rooms' own modules) and each external bot."""
+def policies(builtin: dict | None, bots: dict[str, BotSpec], rooms: dict | None = None) -> dict | None:
+    """The rooms' ``bot_policies``: the built-in ones (None: the rooms' own modules) and each external bot,
+    which ``add_bot`` seats only while fewer than its ``seats`` hold it in ``rooms`` (id -> room task)."""
     if not bots:
         return builtin
-    return {**(builtin or {}), **{name: spec.policy() for name, spec in bots.items()}}
+
+    def free(spec: BotSpec):
+        def check() -> bool:
+            held = sum(1 for task in (rooms or {}).values() if not task.closed
+                       for s in task.room.seats if s is not None and s.bot == spec.name)
+            return held < spec.seats
+        return check
+
+    return {**(builtin or {}), **{name: spec.policy(free(spec)) for name, spec in bots.items()}}
 
 
 def _limits(spec: BotSpec):

@@ -195,7 +195,7 @@ def test_external_bot_plays_a_whole_match_answers_taken_as_given():
     _play(room, feed, {})
     rec = room.finished[-1]
     assert len(rec["hands"]) == 4
-    assert room.bot_faults[1] == {}
+    assert room.bot_faults.get(room.seats[1].id, {}) == {}
     info = room.info()["seats"][1]
     assert info["bot"] == "greedy" and info["faults"] == {}
     assert "faults" not in room.info()["seats"][2]
@@ -215,10 +215,13 @@ def test_silent_or_illegal_bot_is_replaced_and_counted():
         return text
 
     _play(room, feed, {}, answer)
-    faults = room.bot_faults[1]
+    faults = room.bot_faults.get(room.seats[1].id, {})
     assert faults["late"] >= 1 and faults["bad"] >= 1
     assert faults["late"] + faults["bad"] >= n["turns"] - 1
     assert room.info()["seats"][1]["faults"] == faults
+    room.handle("alice", {"t": "remove_bot", "seat": 1}, 1e6)
+    room.handle("alice", {"t": "add_bot", "seat": 1, "level": "greedy"}, 1e6)
+    assert room.info()["seats"][1]["faults"] == {}  # another bot: its own count
 
 
 def test_external_bot_name_validated_and_unknown_after_restart_is_safe():
@@ -266,4 +269,4 @@ def test_an_answer_is_taken_no_sooner_than_a_builtin_bots_and_a_stale_one_is_dro
     room.bot_answer(1, m.seq, legal[0], started)
     assert len(room.actions) == n and room.next_deadline() == started + 1.0  # held until bot_delay
     room.tick(started + 1.0)
-    assert room.actions[n] == (1, legal[0]) and room.bot_faults[1] == {}
+    assert room.actions[n] == (1, legal[0]) and room.bot_faults.get(room.seats[1].id, {}) == {}

@@ -241,3 +241,21 @@ async def test_a_bot_has_no_network_unless_the_operator_allows_it(tmp_path):
                 await bot.stop()
     finally:
         await running.app.stop()
+
+
+async def test_a_bot_holds_at_most_its_seats_across_rooms(tmp_path):
+    """``seats`` in bots.toml caps the processes one bot may cost: past it, add_bot is refused."""
+    limited = BotSpec("greedy-ok", (sys.executable, GREEDY), seats=2, network=not ISOLATED)
+    running = await start_with(tmp_path, limited)
+    try:
+        a, b = await running.client(name="A"), await running.client(name="B")
+        await a.request({"t": "create", "config": {**FAST}})
+        await b.request({"t": "create", "config": {**FAST}})
+        assert (await a.request({"t": "add_bot", "seat": 1, "level": "greedy-ok"}))["t"] == "ok"
+        assert (await b.request({"t": "add_bot", "seat": 1, "level": "greedy-ok"}))["t"] == "ok"
+        r = await a.request({"t": "add_bot", "seat": 2, "level": "greedy-ok"})
+        assert r["t"] == "error" and r["code"] == "room/bots_disabled", r
+        assert (await b.request({"t": "remove_bot", "seat": 1}))["t"] == "ok"
+        assert (await a.request({"t": "add_bot", "seat": 2, "level": "greedy-ok"}))["t"] == "ok"  # one was freed
+    finally:
+        await running.app.stop()
