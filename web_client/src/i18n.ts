@@ -163,7 +163,7 @@ export const STRINGS = {
   hint: ["听牌提示", "Wait hint"],
   hintOn: ["显示听牌提示", "Show wait hint"],
   waitsLabel: ["听", "Waits"],
-  noWaits: ["未听牌", "Not ready"],
+  noWaits: ["未听牌", "No waits yet"], // not "Not ready": the room's Ready button says that
   unseen: ["剩 {0} 张", "{0} unseen"],
   fanPts: ["{0} 番", "{0} fans"],
   tooFew: ["不够起和番", "below the minimum"],
