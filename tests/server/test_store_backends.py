@@ -177,7 +177,10 @@ async def test_a_lost_connection_holds_log_writes_back_until_they_land(postgres,
         rid = await st.add_room("r00000001", {}, None, [{"k": "create"}])
         cable.cut()
         writes = asyncio.gather(*(st.write(rid, n, [{"k": "act", "n": n}]) for n in range(1, 6)))
-        await asyncio.sleep(0.5)
+        for _ in range(250):
+            if st.fault is not None:
+                break
+            await asyncio.sleep(0.02)
         assert st.fault is not None and not writes.done()  # held back
         with pytest.raises(StorageError):
             st.check_writable()  # meanwhile new actions are refused (server/storage)
@@ -232,7 +235,7 @@ async def test_while_postgres_is_unreachable_actions_are_refused_with_server_sto
         rid = await st.add_room("r00000001", {}, None, [{"k": "create"}])
         st.pool.terminate()  # every connection gone, and the pool closed: nothing can be written
         write = asyncio.ensure_future(st.write(rid, 1, [{"k": "lost"}]))
-        for _ in range(100):
+        for _ in range(250):
             if st.fault is not None:
                 break
             await asyncio.sleep(0.02)
