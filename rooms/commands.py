@@ -21,6 +21,7 @@ from rooms.invite import normalize
 
 if TYPE_CHECKING:  # pragma: no cover
     from rooms.config import RoomConfig
+    from rooms.botzone_seats import ExternalBot
     from rooms.room import Member, Seat
 
 
@@ -47,6 +48,8 @@ class CommandRoom(Protocol):
     def bot_level_available(self, level: str) -> bool: ...
 
     def external_level(self, level: str) -> bool: ...  # an external bot the server registered (docs/bots.md)
+
+    def external_policy(self, level: str) -> ExternalBot: ...  # it says whether a seat may take it now
 
     def keep_parsed(self, wire: dict, action) -> None: ...  # so that applying the entry does not parse again
 
