@@ -53,6 +53,7 @@ export const STRINGS = {
   quickQueue: ["队列中 {0} 人", "{0} in the queue"],
   quickFillSoon: ["机器人马上补位", "bots fill the empty seats now"],
   waitingServer: ["正在等待服务器…", "Waiting for the server…"],
+  inviteWatch: ["你将观战一个房间（看不到任何人的手牌）：输入名字即可观战。", "You are about to watch a room as a spectator (nobody's hidden tiles are shown): choose a name."],
   inviteRoom: ["{0} · {1} · 房主 {2} · 已坐 {3}/{4}", "{0} · {1} · host {2} · {3}/{4} seats taken"],
   inviteInPlay: ["对局已开始，可以观战", "the match has started: you can watch"],
   inviteGone: ["这个邀请已失效（房间已关闭）。", "This invite is no longer valid (the room has closed)."],

@@ -69,6 +69,11 @@ export function NameForm({ s }: { s: AppState }) {
           <p data-testid="invite-note">{t("inviteJoin", app.route.join)}</p>
           <InvitePreview code={app.route.join} />
         </div>
+      ) : app.route.watch ? (
+        <div class="invite-note">
+          <p data-testid="invite-note" data-watch="true">{t("inviteWatch")}</p>
+          {/^r[0-9a-f]{8}$/.test(app.route.watch) ? null : <InvitePreview code={app.route.watch} />}
+        </div>
       ) : null}
       <label>
         {t("yourName")}
