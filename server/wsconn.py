@@ -14,6 +14,8 @@ from collections.abc import Callable
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
+from server import gctune
+
 log = logging.getLogger("guobiao.conn")
 
 
@@ -27,6 +29,7 @@ class MessageConnection(ServerConnection):
 
     def connection_lost(self, exc: Exception | None) -> None:  # asyncio.Protocol's callback
         super().connection_lost(exc)
+        gctune.connection_ended()  # what it leaves in cycles is collected young if it lived briefly
         on_lost, self.on_lost = self.on_lost, None
         if on_lost is not None:
             on_lost()

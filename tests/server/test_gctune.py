@@ -3,6 +3,7 @@ the process has grown by a quarter since the last one, and not more often than a
 
 import asyncio
 import gc
+import weakref
 
 from server import gctune
 
@@ -34,6 +35,44 @@ def test_sweep_finds_a_cycle_that_died_after_it_was_frozen():
         assert gctune.sweep() >= 2
     finally:
         gc.unfreeze()
+
+
+def _dropped_cycle() -> weakref.ref:
+    a, b = Node(), Node()
+    a.other, b.other = b, a
+    return weakref.ref(a)
+
+
+def test_young_frees_what_short_connections_left_instead_of_freezing_it():
+    """A connection that ended since the last freeze leaves cycles (asyncio's transport, websockets'
+    protocol): they are collected at the freeze, not frozen for a sweep that may be minutes away."""
+    try:
+        gc.collect()
+        gctune.young()
+        dead = _dropped_cycle()
+        gctune.connection_ended()
+        assert gctune.young() >= 2
+        assert dead() is None
+        dead = _dropped_cycle()
+        gctune.young()  # no connection ended since: frozen without a walk
+        assert dead() is not None
+    finally:
+        gc.unfreeze()
+        gc.collect()
+
+
+def test_young_does_not_walk_many_young_objects_for_one_connection():
+    try:
+        gc.collect()
+        gctune.young()
+        keep = [Node() for _ in range(2 * gctune.GARBAGE_PER_CONNECTION * gctune.WALK_RATIO)]  # noqa: F841
+        dead = _dropped_cycle()
+        gctune.connection_ended()
+        assert gctune.young() == 0
+        assert dead() is not None  # frozen: left to the sweep
+    finally:
+        gc.unfreeze()
+        gc.collect()
 
 
 def test_resident_bytes_is_the_size_of_a_live_process():
