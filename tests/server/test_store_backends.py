@@ -293,3 +293,11 @@ async def test_while_postgres_is_out_of_reach_sign_ins_are_refused_with_server_s
     finally:
         cable.cut()
         await stop(server)
+
+
+def test_backup_copies_sqlite_only_and_points_postgres_to_pg_dump(tmp_path, capsys):
+    from server.cli import main
+
+    assert main(["backup", str(tmp_path / "copy.db"), "--db", "postgresql://u:pw@127.0.0.1:1/db"]) == 2
+    assert "pg_dump" in capsys.readouterr().err
+    assert not (tmp_path / "copy.db").exists()
