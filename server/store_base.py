@@ -168,7 +168,7 @@ class StoreBase:
         A write whose ``start`` does not follow the room's last row (a repeat or a gap) fails with
         ``IntegrityError`` and writes nothing (``append``). Writes of several rooms that arrive
         together (or within ``COMMIT_EVERY`` of the last commit) share one commit (group commit); one
-        that fails changes nothing and the others still land (see ``_write_batch_sync``). Returns once
+        that fails changes nothing and the others still land (each backend's ``_write_batch``). Returns once
         the write is committed.
         """
         fut = asyncio.get_running_loop().create_future()
