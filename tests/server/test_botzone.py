@@ -17,7 +17,7 @@ import pytest
 from server.app import App
 from server.botzone import KEEP_RUNNING, BotConfigError, BotFault, BotProcess, BotSpec, check_isolation, parse_bots
 from server.store import Store
-from tests.server.client import play
+from tests.server.client import Client, play
 from tests.server.conftest import FAST, Running, fast_settings
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -259,3 +259,26 @@ async def test_a_bot_holds_at_most_its_seats_across_rooms(tmp_path):
         assert (await a.request({"t": "add_bot", "seat": 2, "level": "greedy-ok"}))["t"] == "ok"  # one was freed
     finally:
         await running.app.stop()
+
+
+async def test_serve_with_bots_offers_them(tmp_path):
+    """``guobiao serve --bots bots.toml``: the registered names reach the clients in ``welcome``."""
+    toml = tmp_path / "bots.toml"
+    toml.write_text(f'[[bot]]\nname = "greedy"\ncommand = ["{sys.executable}", "{GREEDY}"]\nanswer_time = 3\n'
+                    f'network = {"false" if ISOLATED else "true"}\n')
+    argv = [sys.executable, "-m", "server.cli", "serve", "--port", "0", "--db", str(tmp_path / "g.db"),
+            "--log-level", "WARNING", "--bots", str(toml)]
+    proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        line = await asyncio.wait_for(asyncio.to_thread(proc.stdout.readline), 30)
+        port = int(line.split("http://127.0.0.1:")[1].split("/")[0])
+        c = await Client.open(f"ws://127.0.0.1:{port}/ws")
+        try:
+            assert (await c.guest("Ann"))["bots"] == ["greedy"]
+        finally:
+            await c.close()
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        proc.stdout.close()
