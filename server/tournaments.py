@@ -6,6 +6,10 @@ The tables are ordinary rooms (rooms.room, table mode). What a table reports (ha
 result, automatic offences) comes back through ``report``, from the room's task after the room's own
 log is written; after a restart ``catch_up`` feeds the tournament whatever its tables wrote that it had
 not yet logged (``Tournament.table_event`` ignores what it has seen).
+
+While the store cannot take writes (server/storage: disk full, the database file removed) commands are
+refused and change nothing; what the tournament did on its own meanwhile (a session starting, a table's
+result) stays in memory and its write is tried again until it lands, before anything it causes is done.
 """
 
 from __future__ import annotations
@@ -22,12 +26,15 @@ from rooms.tournament.tournament import Tournament
 from server import codec
 from server.roomtask import next_item, table_report
 from server.roomitems import TICK, Command, Follow, Stop, System, TableEvent, Tick, Unfollow
+from server.store import StorageError
 from server.taskfail import Failures
 
 if TYPE_CHECKING:  # pragma: no cover
     from server.outbox import TournamentOutbox
 
 log = logging.getLogger("guobiao.tournament")
+
+RETRY_FIRST, RETRY_MAX = 0.1, 5.0  # seconds before a write refused by the storage is tried again (doubling)
 
 class TournamentTask:
     def __init__(self, app: TournamentOutbox, db_id: int, tournament: Tournament, log_length: int, tables: dict[str, str]):
@@ -48,12 +55,16 @@ class TournamentTask:
         self.deltas = Deltas(tournament)
         self.tseq = tournament.tseq  # the point of the log the followers' views are at
         self.sent_names: dict[str, str] = {}  # the names the last delta that had any brought up to date
+        self.retrying = False  # a write waits for the storage (``saved``): a Stop cancels the task
 
     def start(self) -> None:
         self.task = asyncio.get_running_loop().create_task(self.run(), name=f"tournament {self.id}")
 
     def put(self, item) -> None:
         """Queue an item (server.roomitems) for the task."""
+        if isinstance(item, Stop) and self.retrying and self.task is not None:
+            self.task.cancel()  # its write may never land; nobody saw what it held
+            return
         self.queue.put_nowait(item)
 
     def report(self, table: str, event: dict) -> None:
@@ -80,7 +91,7 @@ class TournamentTask:
                 self.failures.ok()
                 if self.t.over and self.over_at is None:
                     self.over_at = self.clock()
-                    await self.app.store.close_tournament(self.db_id)
+                    await self.saved(lambda: self.app.store.close_tournament(self.db_id))
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -110,8 +121,9 @@ class TournamentTask:
         elif isinstance(item, Command):
             pid, conn, req, cmd = item.pid, item.conn, item.req, item.cmd
             try:
+                self.app.store.check_writable()  # server/storage: its log could not take the change
                 effects = self.t.handle(pid, cmd, now)
-            except TournamentError as e:
+            except (TournamentError, StorageError) as e:
                 self.app.reply(conn, req, codec.error(e.code, e.message))
                 return
             await self.commit(effects)
@@ -131,11 +143,11 @@ class TournamentTask:
         for e in effects:
             if isinstance(e, fx.OpenTable):
                 # The room persists itself as it is made; the table -> room pair lands with the entries.
-                task = await self.app.new_table(self, e)
+                task = await self.saved(lambda e=e: self.app.new_table(self, e))
                 tasks[e.table] = task
                 opened.append((e.table, task.id))
         if entries or opened:
-            await self.app.store.write_tournament(self.db_id, self.n, entries, opened)
+            await self.saved(lambda: self.app.store.write_tournament(self.db_id, self.n, entries, opened))
             self.n += len(entries)
         for key, room in opened:
             self.tables[key] = room
@@ -156,6 +168,23 @@ class TournamentTask:
         if entries:
             self.summary = self.t.summary()
             await self.push_delta(entries)
+
+    async def saved(self, write):
+        """``await write()``, tried again while the storage refuses it: the change is made in memory
+        already, and nothing it causes may be done before its log entries are written."""
+        wait = RETRY_FIRST
+        try:
+            while True:
+                try:
+                    return await write()
+                except StorageError as e:
+                    if not self.retrying:
+                        log.warning("tournament %s: waiting for the storage: %s", self.id, e.message)
+                    self.retrying = True
+                await asyncio.sleep(wait)
+                wait = min(2 * wait, RETRY_MAX)
+        finally:
+            self.retrying = False
 
     async def push_delta(self, entries: list[dict]) -> None:
         """What ``entries`` changed, to the followers who are online (docs/protocol.md "Tournament
