@@ -1,8 +1,10 @@
 """The private PostgreSQL and Redis servers the storage and cluster tests run on (tests/conftest.py)."""
 
 import os
+import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import asyncpg
@@ -67,3 +69,38 @@ def test_without_the_servers_tests_skip_locally_and_fail_under_ci(tmp_path):
         assert local.returncode == 0 and "1 skipped" in local.stdout, local.stdout
         ci = _run_without(tmp_path, var, test, ci=True)
         assert ci.returncode == 1 and "CI=true" in ci.stdout, ci.stdout
+
+
+def test_the_servers_stop_when_the_test_run_is_killed(tmp_path):
+    """kill -9 of the test run skips every fixture's teardown: the servers it started stop anyway."""
+    from tests.support import services
+
+    if services.redis_bin() is None or services.pg_bin() is None:
+        import pytest
+        pytest.skip("needs redis-server and PostgreSQL")
+    script = ("import sys, time; from tests.support import services as s; "
+              "r = s.start_redis(s.redis_bin()); p = s.start_postgres(s.pg_bin()); "
+              "print(r.proc.pid, p.proc.pid, r.folder, p.folder, flush=True); time.sleep(600)")
+    run = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    try:
+        line = run.stdout.readline().split()
+        pids, folders = [int(x) for x in line[:2]], line[2:]
+        assert len(pids) == 2
+    finally:
+        run.kill()
+        run.wait()
+        run.stdout.close()
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and any(_alive(p) for p in pids):
+        time.sleep(0.1)
+    for folder in folders:
+        shutil.rmtree(folder, ignore_errors=True)
+    assert not any(_alive(p) for p in pids)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(") ", 1)[1][0] != "Z"  # a zombie has stopped
+    except FileNotFoundError:
+        return False

@@ -9,18 +9,35 @@ GUOBIAO_PG_BIN, then Debian's /usr/lib/postgresql/<version>/bin, then PATH; Redi
 from __future__ import annotations
 
 import contextlib
+import ctypes
+import ctypes.util
 import os
 import pwd
 import shutil
 import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
 START_TIMEOUT = 30.0  # seconds for a server to accept connections
+PR_SET_PDEATHSIG = 1  # prctl(2)
+try:
+    _libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True) if sys.platform == "linux" else None
+except OSError:  # pragma: no cover - no C library to load
+    _libc = None
+
+
+def _dies_with_us(sig: int):
+    """A preexec_fn: the server gets ``sig`` when the test run's process dies, even by SIGKILL (the
+    fixtures' teardown never runs then), so no server outlives the run. Set after Popen's change of
+    user, which would clear it."""
+    if _libc is None:
+        return None
+    return lambda: _libc.prctl(PR_SET_PDEATHSIG, sig, 0, 0, 0)
 
 
 def free_port() -> int:
@@ -124,7 +141,8 @@ def start_postgres(bin_dir: Path) -> Postgres:
                 [str(bin_dir / "postgres"), "-D", str(data), "-p", str(port), "-k", str(sockets),
                  "-c", "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "full_page_writes=off",
                  "-c", "max_connections=200"],
-                user=runas, cwd=folder, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+                user=runas, cwd=folder, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+                preexec_fn=_dies_with_us(signal.SIGINT))  # PostgreSQL's fast shutdown
         pg = Postgres(folder, port, "guobiao", proc, bin_dir)
         ready = [str(bin_dir / "pg_isready"), "-q", "-h", "127.0.0.1", "-p", str(port), "-U", "guobiao"]
         _wait(lambda: subprocess.run(ready).returncode == 0, proc, "postgres", log)
@@ -171,7 +189,8 @@ def start_redis(server: Path) -> Redis:
         proc = subprocess.Popen(
             [str(server), "--port", str(port), "--bind", "127.0.0.1", "--unixsocket", str(sock),
              "--dir", str(folder), "--save", "", "--appendonly", "no", "--daemonize", "no"],
-            cwd=folder, stdout=out, stderr=subprocess.STDOUT, start_new_session=True)
+            cwd=folder, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
+            preexec_fn=_dies_with_us(signal.SIGTERM))
     r = Redis(folder, port, sock, proc)
     try:
         _wait(lambda: _redis_answers(sock), proc, "redis-server", log)
