@@ -1,4 +1,4 @@
-import { useEffect } from "preact/hooks";
+import { useEffect, useMemo } from "preact/hooks";
 import type { Fan, GameView } from "../game";
 import { options } from "../game";
 import { lang, t } from "../i18n";
@@ -113,6 +113,8 @@ export function Scoreboard({ s, hands, ids }: { s: AppState; hands: HandRecord[]
   );
 }
 
+const RESULT_KEY_GRACE_MS = 1000;
+
 export function HandResultView({ s }: { s: AppState }) {
   const app = useApp();
   const now = useNow(500);
@@ -122,9 +124,12 @@ export function HandResultView({ s }: { s: AppState }) {
   const cd = s.clock?.decision === "between" ? countdown(s.clock, s.clockOffset, now) : null;
   const winSeat = g?.result?.win?.seat;
   const last = !!s.matchResult; // the match's last hand: the ranking follows
+  const shownAt = useMemo(() => Date.now(), [rec]);
   useEffect(() => {
-    // Enter continues to the next hand, or after the last one to the ranking.
+    // Enter continues to the next hand, or after the last one to the ranking. Not a held Enter nor
+    // one in the first moment: the Enter that declared the win, pressed twice, would skip the fans.
     const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Enter" && (e.repeat || Date.now() - shownAt < RESULT_KEY_GRACE_MS)) { e.preventDefault(); return; }
       if (e.key === "Enter" && (opts.cont || last)) {
         e.preventDefault();
         if (opts.cont) app.act({ a: "continue" });
