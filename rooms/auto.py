@@ -68,6 +68,23 @@ class RoomTimers:
                             lambda seat=seat: {"k": "auto", "player": seat, "on": True, "why": "disconnected"}))
         return out
 
+    def paused(self, seconds: float, now: float) -> list[Applied]:
+        """The server could not save anything for ``seconds`` (a storage fault paused the room, which
+        was called with the time it paused meanwhile): the decision being timed and the disconnect
+        graces get that time back. Logged, so a replay's clocks agree."""
+        now = max(now, self.last_now)
+        if self.phase != PLAYING or not seconds > 0:
+            return []
+        return self._commit({"k": "paused", "seconds": seconds}, now) + self._run(now)
+
+    def _apply_paused(self, e: dict, now: float) -> list:
+        self.turn_started += e["seconds"]
+        self.between_started += e["seconds"]
+        for m in self.members.values():
+            if not m.connected:
+                m.since += e["seconds"]
+        return []
+
     def _automatic(self, p: int) -> bool:
         return self.seats[p].bot is not None or self.auto[p] is not None
 

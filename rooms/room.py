@@ -586,7 +586,7 @@ _APPLY = {
     "add_bot": Room._apply_add_bot, "remove_bot": Room._apply_remove_bot, "host": Room._apply_host,
     "leave": Room._apply_leave, "kick": Room._apply_kick, "auto": Room._apply_auto, "act": Room._apply_act,
     "close": Room._apply_close, "hint": Room._apply_hint, "stop_win": Room._apply_stop_win,
-    "substitute": Room._apply_substitute, "time_up": Room._apply_time_up,
+    "substitute": Room._apply_substitute, "time_up": Room._apply_time_up, "paused": Room._apply_paused,
 }
 
 __all__ = ["Room", "RoomError", "Outbound", "match_seed", "LOBBY", "PLAYING"]

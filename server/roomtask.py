@@ -116,6 +116,7 @@ class RoomTask:
                        System: self._system, Command: self._command, Handled: self._handled,
                        BotAnswer: self._bot_answer}
         self.bots: RoomBots | None = None  # the room's external bots (docs/bots.md), once one is seated
+        self.paused_at: float | None = None  # when a storage fault paused it: its clocks stand still
         self._summarize()
 
     @property
@@ -221,7 +222,7 @@ class RoomTask:
                     self.failures.failed(self.app, item, self.app.now(), lambda: self.members)
                     continue
                 self.failures.ok()
-                if self.room.disposable(self.app.now()):
+                if self.room.disposable(self._now()):
                     await self.dispose()
                     return
         except asyncio.CancelledError:
@@ -235,6 +236,8 @@ class RoomTask:
                 self.bots.close()  # their subprocesses end with the room (or the server)
 
     def _deadline(self) -> float | None:
+        if self.paused_at is not None:
+            return None  # its clocks stand still (``storage_changed``)
         return self.failures.deadline(self.room.next_deadline())
 
     async def _settle(self) -> None:
@@ -251,7 +254,12 @@ class RoomTask:
         handler = self._steps.get(type(item))
         if handler is None:
             raise AssertionError(f"unknown room task item {item!r}")
-        await handler(item, self.app.now())
+        await handler(item, self._now())
+
+    def _now(self) -> float:
+        """The room's time: the server's, standing still while a storage fault pauses the room."""
+        now = self.app.now()
+        return now if self.paused_at is None else min(now, self.paused_at)
 
     async def _tick(self, item: Tick, now: float) -> None:
         await self.commit(self.room.tick(now))
@@ -283,6 +291,9 @@ class RoomTask:
         self.send_snapshot(item.pid, item.conn, item.req)
 
     async def _resync(self, item: Resync, now: float) -> None:
+        if self.paused_at is not None and self.app.store.fault is None:  # the time paused goes back on the clocks
+            now, since, self.paused_at = self.app.now(), self.paused_at, None
+            await self.commit(self.room.paused(now - since, now))
         for pid in self.room.members:
             conn = self.app.conns.get(pid)
             if conn is not None:
@@ -537,6 +548,8 @@ class RoomTask:
         """The store began or stopped holding writes back (``Store.on_fault``): the members hear
         ``server/storage`` when it begins, and get a snapshot once the room's writes landed."""
         if fault is not None:
+            if self.paused_at is None:
+                self.paused_at = self.app.now()  # the room is called with this time until it resumes
             self._broadcast(codec.error(STORAGE, f"{fault}: the room is paused until its moves are saved",
                                         room=self.id))
         else:
