@@ -42,6 +42,8 @@ class QuickMatch:
         self.queues: dict[tuple[str, int], list[_Waiting]] = {(t, h): [] for t in ROOM_TYPES for h in HANDS}
         self._where: dict[str, tuple[str, int]] = {}  # player -> their queue's key
         self._stuck: float | None = None  # a queue of four or more not yet close enough: look again then
+        self._held: float | None = None  # nobody is placed before this (``put_back``)
+        self._placed: dict[str, _Waiting] = {}  # the last call's placed players, for ``put_back``
 
     def enqueue(self, player: str, room_type: str, wait: float | None, now: float,
                 rating: float = 0.0, hands: int = 4) -> list[Placement]:
@@ -59,6 +61,7 @@ class QuickMatch:
         key = (room_type, hands)
         self.queues[key].append(_Waiting(player, now, wait, rating))
         self._where[player] = key
+        self._placed = {}
         return self._place(key, now)
 
     def cancel(self, player: str) -> bool:
@@ -100,8 +103,19 @@ class QuickMatch:
                 due = w.since + w.wait
         return max(0.0, due - now)
 
+    def put_back(self, p: Placement, until: float) -> None:
+        """``p``'s table could not be made (the server cannot save now): its players wait again where
+        they were, and nobody is placed before ``until``. Only for a placement of the last call."""
+        key = (p.type, p.hands)
+        back = [self._placed[pid] for pid in p.players]
+        self.queues[key] = sorted(back + self.queues[key], key=lambda w: w.since)
+        for pid in p.players:
+            self._where[pid] = key
+        self._held = until
+
     def tick(self, now: float) -> list[Placement]:
         self._stuck = None
+        self._placed = {}
         out = []
         for key in self.queues:
             out += self._place(key, now)
@@ -111,6 +125,8 @@ class QuickMatch:
         times = [w.since + w.wait for q in self.queues.values() for w in q if w.wait is not None]
         if self._stuck is not None:
             times.append(self._stuck)
+        if self._held is not None:
+            times = [max(t, self._held) for t in times] + [self._held]
         return min(times, default=None)
 
     @staticmethod
@@ -121,6 +137,10 @@ class QuickMatch:
         return sorted(near, key=lambda w: abs(w.rating - first.rating))
 
     def _place(self, key: tuple[str, int], now: float) -> list[Placement]:
+        if self._held is not None:
+            if now < self._held:
+                return []
+            self._held = None
         q = self.queues[key]
         out = []
         while len(q) >= 4:  # four humans of close rating: no bots needed
@@ -151,6 +171,7 @@ class QuickMatch:
         self.queues[key] = [w for w in self.queues[key] if w.player not in taken]
         for p in taken:
             del self._where[p]
+        self._placed.update((w.player, w) for w in group)
         return Placement(key[0], tuple(w.player for w in group), bots, key[1])
 
 

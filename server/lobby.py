@@ -18,10 +18,12 @@ from server.errors import IN_ROOM, NO_ROOM, NOT_QUEUED, QUEUED
 from server.quotas import check_timers, conn_address
 from server.roomitems import TICK, Disconnect, QuickAsked, QuickCancel, SnapshotAsked
 from server.roomtask import RoomTask, next_item
+from server.store import StorageError
 
 log = logging.getLogger("guobiao.server")
 
 PENDING = object()  # where[player] while a room for them is being created
+QUICK_RETRY = 1.0  # seconds before a quick-match table that could not be saved is tried again
 
 
 class Lobby:
@@ -99,7 +101,13 @@ class Lobby:
                     placements = self.quick.tick(self.now())
                 changed |= {(p.type, p.hands) for p in placements}
                 for p in placements:
-                    await self.place(p)
+                    try:
+                        await self.place(p)
+                    except StorageError as e:  # server/storage: they wait on, and hear why
+                        self.quick.put_back(p, self.now() + QUICK_RETRY)
+                        for pid in p.players:
+                            if (conn := self.conns.get(pid)) is not None:
+                                conn.send(codec.error(e.code, f"{e.message}; you stay queued"))
                 self.tell_queues(changed, skip=item.pid if isinstance(item, QuickAsked) else None)
             except asyncio.CancelledError:
                 raise

@@ -97,3 +97,16 @@ def test_quick_match_estimate_is_the_first_bot_fill_that_takes_you():
     assert qm.estimate("c", 10) == 115
     assert qm.estimate("h", 10) is None and qm.estimate("nobody", 10) is None
     assert qm.tick(30) == [Placement("guobiao", ("a", "b"), 2)]  # as estimated
+
+
+def test_a_placement_put_back_waits_where_it_was_until_the_hold_ends():
+    qm = QuickMatch()
+    qm.enqueue("a", "guobiao", 5, 0)
+    qm.enqueue("b", "guobiao", 5, 1)
+    (p,) = qm.tick(6)
+    assert p == Placement("guobiao", ("a", "b"), 2)
+    qm.put_back(p, until=9)  # the table could not be made
+    assert qm.enqueue("c", "guobiao", 0, 6) == []  # due at once, but nobody is placed before 9
+    assert qm.waiting(("guobiao", 4)) == ["a", "b", "c"] and qm.queued("a") == "guobiao"
+    assert qm.tick(8) == [] and qm.next_deadline() == 9
+    assert qm.tick(9) == [Placement("guobiao", ("a", "b", "c"), 1)]
