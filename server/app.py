@@ -129,6 +129,7 @@ class App(Connections, Auth, Frames, Commands, Lobby, Events, Replays, Api):
         self.ratings = profiles.Ratings(store, self.loop)  # ratings, statistics, leaderboards
         self.metrics = Metrics(self)  # /api/health and /metrics (server.metrics)
         store.on_commit = self.metrics.committed
+        self.cluster = None  # server.cluster.node.ClusterNode under guobiao serve --cluster
 
     def now(self) -> float:
         return self._epoch + self.loop.time()
@@ -187,6 +188,8 @@ class App(Connections, Auth, Frames, Commands, Lobby, Events, Replays, Api):
             r.put(STOP)
         await asyncio.gather(*(r.task for r in rooms if r.task is not None), return_exceptions=True)
         await self.ratings.settle()
+        if self.cluster is not None:
+            await self.cluster.stop()  # the rooms' leases given up
         await self.store.close()
         log.info("stopped; %d rooms saved", len(rooms))
 
@@ -199,6 +202,8 @@ class App(Connections, Auth, Frames, Commands, Lobby, Events, Replays, Api):
             if not r["log"]:
                 await self.store.close_room(r["id"])
                 continue
+            if self.cluster is not None and not await self.cluster.claim(r["code"]):
+                continue  # another node owns it (docs/cluster.md)
             try:
                 room = Room.restore(r["log"], self.now(), self.bots)
                 matches = await self.store.room_matches(r["id"])
@@ -208,6 +213,8 @@ class App(Connections, Auth, Frames, Commands, Lobby, Events, Replays, Api):
             task = RoomTask(self, r["id"], room, matches)
             await task.commit([])  # the restore entry
             self._register(task)
+            if self.cluster is not None:
+                await self.cluster.room_opened(task)
             log.info("restored room %s at rseq %d", task.id, room.rseq)
         for r in await self.store.open_tournaments():
             try:
@@ -246,6 +253,8 @@ class App(Connections, Auth, Frames, Commands, Lobby, Events, Replays, Api):
             if t is task:
                 del self.where[pid]
         self.answer_lost(task.queue, NO_ROOM, "the room closed")
+        if self.cluster is not None:
+            self.cluster.room_closed(task)
 
     def members_changed(self, task: RoomTask, old: set, new: set) -> None:
         for pid in old - new:
@@ -268,14 +277,26 @@ class App(Connections, Auth, Frames, Commands, Lobby, Events, Replays, Api):
         """A push to a player, in the encoding of their last frame; dropped if they are offline (they
         get a snapshot when they come back) or resuming (the snapshot due first has it)."""
         conn = self.conns.get(pid)
-        if conn is not None and conn.wants(msg):
-            conn.push(msg)
+        if conn is not None:
+            if conn.wants(msg):
+                conn.push(msg)
+        elif self.cluster is not None:
+            self.cluster.deliver(pid, msg)  # a member whose websocket is on another node
 
 
-async def run(host: str, port: int, db: str, settings: Settings | None = None, ready=None) -> None:
-    """Serve until SIGINT or SIGTERM, then shut down cleanly."""
+async def run(host: str, port: int, db: str, settings: Settings | None = None, ready=None,
+              cluster: str | None = None) -> None:
+    """Serve until SIGINT or SIGTERM, then shut down cleanly; ``cluster``: a Redis URL (docs/cluster.md)."""
     store = await open_store(db)
     app = App(store, settings)
+    if cluster is not None:
+        from server.cluster.node import ClusterNode
+        app.cluster = ClusterNode(app, cluster)
+        try:
+            await app.cluster.start()
+        except BaseException:
+            await store.close()
+            raise
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGINT, signal.SIGTERM):

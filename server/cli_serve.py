@@ -19,6 +19,9 @@ def register(sub) -> None:
     p.add_argument("--port", type=int, default=8765, help="0: any free port (the URL printed says which)")
     p.add_argument("--db", default="var/guobiao.db", help="SQLite database, created with its folder if needed, or a PostgreSQL database: "
                         "postgresql://USER[:PASSWORD]@HOST:PORT/DB (migrated when the server starts)")
+    p.add_argument("--cluster", default=None, metavar="redis://HOST:PORT",
+                   help="run as one node of a cluster sharing this Redis and a PostgreSQL --db (docs/cluster.md: "
+                        "what works yet)")
     p.add_argument("--rate", type=float, default=None,
                    help="frames a second allowed per connection (default 10, bursts of 3 seconds' worth)")
     p.add_argument("--count-loopback", action="store_true",
@@ -43,6 +46,7 @@ def serve(args) -> int:
     from server.app import Limits, Settings, run
     from server.store import StorageError
     from server.store_sql import redact
+    from redis.exceptions import RedisError
 
     logging.basicConfig(level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("websockets").setLevel(logging.WARNING)
@@ -52,7 +56,12 @@ def serve(args) -> int:
         print(f"Guobiao is serving on http://{host}:{port}/ (websocket: ws://{host}:{port}/ws)", flush=True)
         loop = "uvloop" if type(asyncio.get_running_loop()).__module__.startswith("uvloop") else "asyncio"
         print(f"database: {redact(args.db)}; event loop: {loop}; stop with Ctrl-C", flush=True)
+        if args.cluster is not None:
+            print(f"cluster node: {redact(args.cluster)}", flush=True)
 
+    if args.cluster is not None and not args.db.startswith(("postgresql://", "postgres://")):
+        print("serve: --cluster needs a PostgreSQL --db (postgresql://...) that every node shares", file=sys.stderr)
+        return 2
     try:
         settings = Settings(metrics=args.metrics == "on")
         if args.bots is not None:
@@ -69,8 +78,8 @@ def serve(args) -> int:
             settings.limits.exempt_loopback = settings.attempts.exempt_loopback = False
         factory = loop_factory(args.loop)
         with asyncio.Runner(loop_factory=factory) as runner:
-            runner.run(run(args.host, args.port, args.db, settings, ready=ready))
-    except (OSError, StorageError) as e:
+            runner.run(run(args.host, args.port, args.db, settings, ready=ready, cluster=args.cluster))
+    except (OSError, StorageError, RedisError) as e:  # RedisError: --cluster's Redis unreachable
         print(f"serve: {e}", file=sys.stderr)
         return 2
     return 0

@@ -14,7 +14,7 @@ from rooms.quickmatch import HANDS
 from rooms.types import ROOM_TYPES
 from server import listing, schema
 from server.codec import BAD_FIELD, UNKNOWN_TYPE, ProtocolError
-from server.errors import CHAT_BAD, CHAT_TOO_FAST, IN_ROOM, NOT_IN_ROOM, NOT_SIGNED_IN
+from server.errors import CHAT_BAD, CHAT_TOO_FAST, IN_ROOM, NO_ROOM, NOT_IN_ROOM, NOT_SIGNED_IN
 from server.roomitems import ChatAsked, Command, HistoryAsked, QuickAsked, QuickCancel, SnapshotAsked
 from server.roomtask import CHAT_MAX, RoomTask
 
@@ -102,7 +102,12 @@ def join(app, conn, msg, req):
     pid = conn.player
     task = app.where.get(pid)
     app.not_busy(pid, allow=task)
-    target = app.find_room(msg)
+    try:
+        target = app.find_room(msg)
+    except ProtocolError as e:
+        if e.code != NO_ROOM or app.cluster is None or task is not None:
+            raise
+        return app.cluster.join_remote(conn, msg, req)  # maybe on another node (docs/cluster.md)
     if isinstance(task, RoomTask) and task is not target:
         raise ProtocolError(IN_ROOM, "leave your room first")
     cmd = {k: v for k, v in msg.items() if k != "room"}

@@ -59,6 +59,8 @@ class Lobby:
         task = RoomTask(self, db_id, room)
         await task.commit([])
         self._register(task)
+        if self.cluster is not None:  # its lease and invite code in Redis (docs/cluster.md)
+            await self.cluster.room_opened(task)
         return task
 
     def _room_keys(self) -> tuple[str, str, bytes]:

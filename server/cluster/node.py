@@ -1,0 +1,357 @@
+"""One node of a cluster (docs/cluster.md): its rooms' leases and directory entries in Redis, and the
+messages to and from other nodes over Redis Streams.
+
+A room is run by the node that owns it (its lease). A player whose websocket is on another node has, on
+that node, a ``RemoteRoom`` where a local room task would be (``App.where``): what is put to it goes to
+the owner's stream. On the owner, the player is a ``ProxyConn`` where a connection would be: what the
+room task sends to it (answers, pushes) goes back to the websocket's node, which numbers the pushes
+(``n``) on the real connection. Each node reads one stream, ``gb:node:<node>``, from the last entry it
+handled, and writes to each other node's stream from one task, in the order sent: messages are neither
+lost across a Redis reconnect nor reordered.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import secrets
+
+import msgpack
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError
+
+from rooms.invite import normalize
+from server import codec
+from server.cluster.lease import Lease, holder
+from server.codec import BAD_FIELD, ProtocolError
+from server.errors import NO_ROOM
+from server.roomitems import (STOP, ChatAsked, Command, Connect, Disconnect, HistoryAsked, Leave,
+                              SnapshotAsked)
+from server.roomtask import RoomTask
+
+log = logging.getLogger("guobiao.cluster")
+
+STREAM = "gb:node:"
+INVITE = "gb:invite:"
+STREAM_MAX = 100_000  # entries kept per node's stream (XADD MAXLEN ~): far more than a reader lags
+READ_COUNT = 512  # entries taken per XREAD
+READ_BLOCK = 1000  # ms an XREAD waits for entries
+RETRY = 0.2  # seconds before a failed Redis call is tried again
+
+_ITEMS = {"Command": Command, "SnapshotAsked": SnapshotAsked, "HistoryAsked": HistoryAsked,
+          "ChatAsked": ChatAsked, "Connect": Connect, "Disconnect": Disconnect, "Leave": Leave}
+
+
+def pack(msg: dict) -> bytes:
+    return msgpack.packb(msg, use_bin_type=True)
+
+
+def unpack(data: bytes) -> dict:
+    return msgpack.unpackb(data, raw=False, strict_map_key=False)
+
+
+class RemoteReq:
+    """The request of a frame answered on another node: stands where a frame's id is on the owner; the
+    answer carrying it goes back to the frame's node (``ProxyConn``)."""
+    __slots__ = ("token",)
+
+    def __init__(self, token: str):
+        self.token = token
+
+
+class ProxyConn:
+    """On a room's owner: a player whose websocket is on another node. The room task uses it as a
+    connection; what it is sent goes to that node, numbered there."""
+
+    act_req = waiting = inbox = None  # server.frames.reply: no frame of its own waits here
+    snapshot_due: str | None = None
+    closed = False
+
+    def __init__(self, cluster: ClusterNode, node: str, pid: str, name: str | None, encoding: str):
+        self.cluster, self.node, self.player, self.name, self.encoding = cluster, node, pid, name, encoding
+
+    def _out(self, kind: str, msg: dict, encoding: str | None) -> None:
+        re = msg.get("re")
+        if isinstance(re, RemoteReq):  # an answer (server.frames.reply put the request in)
+            body = {k: v for k, v in msg.items() if k != "re"}
+            self.cluster.send(self.node, {"k": "reply", "req": re.token, "msg": body})
+        else:
+            self.cluster.send(self.node, {"k": kind, "pid": self.player, "msg": msg, "enc": encoding})
+
+    def push(self, msg: dict, encoding: str | None = None) -> None:
+        self._out("push", msg, encoding)
+
+    def send(self, msg: dict, encoding: str | None = None) -> None:
+        self._out("send", msg, encoding)
+
+    def cork(self) -> None:
+        pass  # the messages leave in order on the node's stream; the real connection corks nothing here
+
+    def uncork(self) -> None:
+        pass
+
+    def coalesce_snapshot(self) -> bool:
+        return False
+
+    def queued_snapshot(self) -> None:
+        pass
+
+
+class RemoteRoom(RoomTask):
+    """On a player's node: the room they are in, owned by another node. It stands in ``App.where`` where
+    a room task would; what is put to it goes to the owner. (A subclass only so that the places that ask
+    whether a player is in a room see one; none of ``RoomTask``'s state is set or used.)"""
+
+    def __init__(self, cluster: ClusterNode, owner: str, room_id: str):  # noqa: D107 - no RoomTask.__init__
+        self.cluster, self.owner, self.id = cluster, owner, room_id
+        self.invite = None
+        self.closed = False
+        self.task = None
+
+    def put(self, item) -> None:
+        self.cluster.forward(self, item)
+
+    def reconnect(self, pid: str, conn) -> None:
+        conn.snapshot_due = self.id
+        self.put(Connect(pid, conn))
+
+
+class ClusterNode:
+    def __init__(self, app, redis_url: str, node_id: str | None = None, ttl: float = 5.0):
+        self.app = app
+        self.id = node_id or "n" + secrets.token_hex(4)
+        self.redis = aioredis.Redis.from_url(redis_url)
+        self.ttl = ttl
+        self.leases: dict[str, tuple[Lease, asyncio.Task]] = {}  # room id -> its lease and renewer
+        self.proxies: dict[str, ProxyConn] = {}  # remote players of this node's rooms
+        self.pending: dict[str, tuple] = {}  # request token -> (conn, req, on_ok) of a frame sent away
+        self.outbox: dict[str, asyncio.Queue] = {}  # node -> what goes to it, in order
+        self.tasks: list[asyncio.Task] = []
+        self._claimed: dict[str, Lease] = {}  # room id -> its lease, taken before restoring it
+        self._tokens = itertools.count(1)
+
+    async def start(self) -> None:
+        await self.redis.ping()  # unreachable: the node does not start
+        loop = asyncio.get_running_loop()
+        self.tasks.append(loop.create_task(self._read(), name=f"cluster {self.id} reader"))
+
+    async def stop(self) -> None:
+        """After the rooms stopped: their leases given up (other nodes need not wait), the rest ended."""
+        for lease, keeper in list(self.leases.values()):
+            keeper.cancel()
+            try:
+                await lease.release()
+            except (OSError, RedisError):
+                pass  # it expires
+        self.leases.clear()
+        for lease in self._claimed.values():  # claimed, but the room could not be restored
+            try:
+                await lease.release()
+            except (OSError, RedisError):
+                pass
+        self._claimed.clear()
+        for q in self.outbox.values():  # what is still queued leaves before the node does
+            try:
+                await asyncio.wait_for(q.join(), 5.0)
+            except TimeoutError:
+                log.warning("cluster: messages to another node were not written before stopping")
+        for t in self.tasks:
+            t.cancel()
+        await asyncio.gather(*self.tasks, return_exceptions=True)
+        await self.redis.aclose()
+
+    # -- rooms this node owns ------------------------------------------------------------------
+
+    async def claim(self, room_id: str) -> bool:
+        """Before restoring a room from the log: its lease, or False when another node owns it. A room
+        whose node died is restored by the first node to claim it once the lease expired."""
+        lease = Lease(self.redis, "room:" + room_id, self.id, self.ttl)
+        if await lease.acquire() is None:
+            return False
+        self._claimed[room_id] = lease
+        return True
+
+    async def room_opened(self, task: RoomTask) -> None:
+        """A room made (or restored) here: its lease, then its invite code in the directory."""
+        lease = self._claimed.pop(task.id, None)
+        if lease is None:
+            lease = Lease(self.redis, "room:" + task.id, self.id, self.ttl)
+            if await lease.acquire() is None:
+                raise RuntimeError(f"room {task.id} is owned by another node")
+        keeper = asyncio.get_running_loop().create_task(lease.keep(lambda: self._lost(task)),
+                                                        name=f"lease {task.id}")
+        self.leases[task.id] = (lease, keeper)
+        await self.redis.set(INVITE + task.invite, task.id)
+
+    def _lost(self, task: RoomTask) -> None:
+        """The lease was lost (not renewed in time): another node may own the room now; stop writing."""
+        log.error("room %s: lease lost, the room stops on this node", task.id)
+        self.leases.pop(task.id, None)
+        if not task.closed:
+            self.app.room_gone(task)
+            task.put(STOP)
+
+    def room_closed(self, task: RoomTask) -> None:
+        held = self.leases.pop(task.id, None)
+        if held is not None:
+            lease, keeper = held
+            keeper.cancel()
+            asyncio.get_running_loop().create_task(self._forget(lease, task.invite))
+
+    async def _forget(self, lease: Lease, invite: str) -> None:
+        try:
+            await self.redis.delete(INVITE + invite)
+            await lease.release()
+        except (OSError, RedisError):
+            log.warning("room %s: its directory entry is left to expire", lease.name)
+
+    def deliver(self, pid: str, msg: dict) -> bool:
+        """A push to a member with no connection here: to its node if it is a remote player."""
+        proxy = self.proxies.get(pid)
+        if proxy is None:
+            return False
+        self.send(proxy.node, {"k": "deliver", "pid": pid, "msg": msg})
+        return True
+
+    # -- rooms of other nodes ------------------------------------------------------------------
+
+    async def join_remote(self, conn, msg: dict, req: tuple) -> None:
+        """``join``/``watch`` of a room not on this node: looked up in the directory, sent to its owner."""
+        if "room" in msg:
+            room_id = msg["room"] if isinstance(msg["room"], str) else None
+        elif "code" in msg:
+            code = normalize(msg["code"])
+            room_id = await self.redis.get(INVITE + code) if code else None
+            room_id = room_id.decode() if isinstance(room_id, bytes) else room_id
+        else:
+            raise ProtocolError(BAD_FIELD, "give the room's id (room) or its invite code (code)")
+        owner = await holder(self.redis, "room:" + room_id) if room_id else None
+        if owner is None or owner[0] == self.id:
+            self.app.reply(conn, req, codec.error(NO_ROOM, "no such room"))
+            return
+        remote = RemoteRoom(self, owner[0], room_id)
+        pid = conn.player
+
+        def joined() -> None:
+            if self.app.where.get(pid) is None:
+                self.app.where[pid] = remote
+
+        cmd = {k: v for k, v in msg.items() if k != "room"}
+        self.forward(remote, Command(pid, conn, req, cmd), on_ok=joined)
+
+    def forward(self, remote: RemoteRoom, item, on_ok=None) -> None:
+        """An item for a room owned by another node, to that node's stream."""
+        kind = type(item).__name__
+        if kind not in _ITEMS:
+            log.warning("room %s: %s is not forwarded between nodes", remote.id, kind)
+            return
+        body = {"k": "item", "from": self.id, "room": remote.id, "type": kind, "pid": item.pid}
+        conn = getattr(item, "conn", None)
+        if conn is not None:
+            body["name"], body["enc"] = conn.name, conn.encoding
+        req = getattr(item, "req", None)
+        if req is not None:
+            token = f"{self.id}.{next(self._tokens)}"
+            self.pending[token] = (conn, req, on_ok)
+            body["req"], body["enc"] = token, req[0]
+        for field in ("cmd", "page", "text"):
+            if hasattr(item, field):
+                body[field] = getattr(item, field)
+        self.send(remote.owner, body)
+
+    # -- the streams ---------------------------------------------------------------------------
+
+    def send(self, node: str, body: dict) -> None:
+        q = self.outbox.get(node)
+        if q is None:
+            q = self.outbox[node] = asyncio.Queue()
+            self.tasks.append(asyncio.get_running_loop().create_task(self._write(node, q),
+                                                                     name=f"cluster {self.id} -> {node}"))
+        q.put_nowait(pack(body))
+
+    async def _write(self, node: str, q: asyncio.Queue) -> None:
+        """The one writer to ``node``'s stream: what is queued, in order, many entries a round trip."""
+        key = STREAM + node
+        while True:
+            batch = [await q.get()]
+            while not q.empty():
+                batch.append(q.get_nowait())
+            while True:
+                try:
+                    pipe = self.redis.pipeline(transaction=True)  # all or none: a retry never doubles
+                    for data in batch:
+                        pipe.xadd(key, {"m": data}, maxlen=STREAM_MAX, approximate=True)
+                    await pipe.execute()
+                    break
+                except (OSError, RedisError) as e:
+                    log.warning("cluster: writing to %s failed (%s); retrying", node, e)
+                    await asyncio.sleep(RETRY)
+            for _ in batch:
+                q.task_done()
+
+    async def _read(self) -> None:
+        """This node's stream, from its start (the node's id is new each run), entry by entry."""
+        key, last = STREAM + self.id, "0-0"
+        while True:
+            try:
+                got = await self.redis.xread({key: last}, count=READ_COUNT, block=READ_BLOCK)
+            except (OSError, RedisError) as e:
+                log.warning("cluster: reading %s failed (%s); resuming after %s", key, e, last)
+                await asyncio.sleep(RETRY)
+                continue
+            for _, entries in got:
+                for entry_id, fields in entries:
+                    last = entry_id
+                    try:
+                        self._handle(unpack(fields[b"m"]))
+                    except Exception:
+                        log.exception("cluster: a message from another node failed")
+
+    def _handle(self, body: dict) -> None:
+        kind = body["k"]
+        if kind == "item":
+            self._item(body)
+        elif kind == "reply":
+            waiting = self.pending.pop(body["req"], None)
+            if waiting is not None:
+                conn, req, on_ok = waiting
+                if on_ok is not None and body["msg"]["t"] == "ok":
+                    on_ok()
+                self.app.reply(conn, req, body["msg"])
+        elif kind == "deliver":
+            self.app.deliver(body["pid"], body["msg"])
+        else:  # push, send: straight to the connection, as the owner's room task did
+            conn = self.app.conns.get(body["pid"])
+            if conn is None:
+                return
+            msg = body["msg"]
+            if msg.get("t") == "snapshot" and conn.snapshot_due == msg.get("room"):
+                conn.snapshot_due = None
+            if kind == "push":
+                conn.push(msg, body["enc"])
+            else:
+                conn.send(msg, body["enc"])
+
+    def _item(self, body: dict) -> None:
+        """A remote player's item for a room here: to its task, as the player's own connection would."""
+        pid, origin = body["pid"], body["from"]
+        task = self.app.rooms.get(body["room"])
+        proxy = self.proxies.get(pid)
+        if proxy is None or proxy.node != origin:
+            proxy = self.proxies[pid] = ProxyConn(self, origin, pid, body.get("name"), body.get("enc", "json"))
+        if body.get("name"):
+            proxy.name = body["name"]
+        req = (body.get("enc"), RemoteReq(body["req"])) if "req" in body else None
+        if task is None or task.closed or body["room"] not in self.leases:
+            if req is not None:
+                self.app.reply(proxy, req, codec.error(NO_ROOM, "no such room"))
+            return
+        kind = body["type"]
+        if kind == "Connect":
+            task.reconnect(pid, proxy)
+        elif kind in ("Disconnect", "Leave"):
+            task.put(_ITEMS[kind](pid))
+        else:
+            extra = {f: body[f] for f in ("cmd", "page", "text") if f in body}
+            task.put(_ITEMS[kind](pid, proxy, req, **extra))

@@ -1,0 +1,94 @@
+"""Two nodes of one cluster in one process, on the test run's private Redis and PostgreSQL
+(docs/cluster.md): a room made on one node is played by a player whose websocket is on the other."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+import redis.asyncio as aioredis
+
+from server.app import App
+from server.cluster.lease import holder
+from server.cluster.node import ClusterNode
+from server.store import open_store
+from tests.server.client import play
+from tests.server.conftest import FAST, Running, fast_settings, stop
+
+pytestmark = pytest.mark.postgres
+
+
+async def start_node(pg_url: str, redis_url: str) -> Running:
+    store = await open_store(pg_url)
+    app = App(store, fast_settings())
+    app.cluster = ClusterNode(app, redis_url)
+    await app.cluster.start()
+    port = await app.start("127.0.0.1", 0)
+    return Running(app, port, pg_url)
+
+
+@pytest.fixture
+async def nodes(pg_url, redis_url):
+    a = await start_node(pg_url, redis_url)
+    b = await start_node(pg_url, redis_url)
+    yield a, b
+    await stop(a)
+    await stop(b)
+
+
+def numbered(frames: list[dict]) -> list[int]:
+    return [m["n"] for m in frames if "n" in m]
+
+
+async def test_a_player_on_one_node_joins_by_invite_code_a_room_on_another_and_plays_a_bots_hand(nodes):
+    a, b = nodes
+    host = await b.client(name="Host")
+    snap = await host.request({"t": "create", "config": FAST})
+    assert snap["t"] == "snapshot", snap
+    room, code = snap["room"], snap["info"]["invite"]
+    assert (await holder(b.app.cluster.redis, "room:" + room))[0] == b.app.cluster.id  # B owns it
+
+    guest = await a.client(name="Guest")
+    r = await guest.request({"t": "join", "code": code.lower()})
+    assert r["t"] == "ok", r
+    seen = await guest.wait_for(lambda m: m.get("t") == "snapshot")
+    assert seen["room"] == room and sorted(seen["info"]["names"].values()) == ["Guest", "Host"]
+    assert room not in a.app.rooms and room in b.app.rooms  # the room runs on B only
+    for _ in range(2):
+        assert (await host.request({"t": "add_bot"}))["t"] == "ok"
+    for c in (host, guest):
+        assert (await c.request({"t": "ready"}))["t"] == "ok"
+
+    rng = random.Random(3)
+    done = await asyncio.gather(*(play(c, rng, lambda m: m.get("t") == "hand_result") for c in (host, guest)))
+    assert done[0]["record"] == done[1]["record"]  # the same hand, seen from both nodes
+    # Every room message reached the guest across the nodes in order: n counts 1, 2, 3... without a gap,
+    # and the room's rseq never goes back.
+    ns = numbered(guest.frames)
+    assert ns == list(range(1, len(ns) + 1)) and len(ns) > 10
+    rseqs = [m["rseq"] for m in guest.frames if m.get("room") == room and "rseq" in m]
+    assert rseqs == sorted(rseqs)
+    # and what the guest saw is what the host saw of the same entries (the same rseq values)
+    host_rseqs = {m["rseq"] for m in host.frames if m.get("room") == room and "rseq" in m}
+    assert set(rseqs) <= host_rseqs | {seen["rseq"]}
+
+
+async def test_an_unknown_invite_code_is_no_room_on_every_node(nodes):
+    a, _ = nodes
+    c = await a.client(name="Lost")
+    r = await c.request({"t": "join", "code": "ABCDEFGH"})
+    assert r["t"] == "error" and r["code"] == "lobby/no_room", r
+
+
+async def test_a_closed_node_gives_its_leases_up(pg_url, redis_url):
+    b = await start_node(pg_url, redis_url)
+    host = await b.client(name="Host")
+    snap = await host.request({"t": "create", "config": FAST})
+    check = aioredis.Redis.from_url(redis_url)
+    try:
+        assert await holder(check, "room:" + snap["room"]) is not None
+        await stop(b)
+        assert await holder(check, "room:" + snap["room"]) is None  # no waiting for the expiry
+    finally:
+        await check.aclose()

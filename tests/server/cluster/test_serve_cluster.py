@@ -1,0 +1,134 @@
+"""``guobiao serve --cluster redis://... --db postgresql://...``: nodes as separate processes."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import redis
+
+from tests.server.client import Client
+from tests.support.services import free_port
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def serve(db: str, cluster: str) -> subprocess.Popen:
+    argv = [sys.executable, "-m", "server.cli", "serve", "--port", "0", "--db", db, "--cluster", cluster,
+            "--log-level", "WARNING"]
+    return subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+
+
+async def port_of(proc: subprocess.Popen) -> int:
+    line = await asyncio.wait_for(asyncio.to_thread(proc.stdout.readline), 30)
+    assert "serving on" in line, (line, proc.stderr.read() if proc.poll() is not None else "")
+    return int(line.split("http://127.0.0.1:")[1].split("/")[0])
+
+
+def end(proc: subprocess.Popen) -> None:
+    proc.terminate()
+    proc.wait(20)
+    proc.stdout.close()
+    proc.stderr.close()
+
+
+@pytest.mark.postgres
+async def test_two_serve_processes_share_the_room_directory(pg_url, redis_url):
+    b = serve(pg_url, redis_url)
+    try:
+        port_b = await port_of(b)
+        a = serve(pg_url, redis_url)  # after B: a node restores the open rooms of the database at start
+        try:
+            port_a = await port_of(a)
+            host = await Client.open(f"ws://127.0.0.1:{port_b}/ws")
+            guest = await Client.open(f"ws://127.0.0.1:{port_a}/ws", "json")
+            await host.guest("Host")
+            await guest.guest("Guest")
+            snap = await host.request({"t": "create", "config": {"private": True}})
+            r = await guest.request({"t": "join", "code": snap["info"]["invite"]})
+            assert r["t"] == "ok", r
+            seen = await guest.wait_for(lambda m: m.get("t") == "snapshot" and m["room"] == snap["room"])
+            assert sorted(seen["info"]["names"].values()) == ["Guest", "Host"]
+            # the host, on B, sees the guest sit down; the guest's ready reaches the room on B
+            assert (await guest.request({"t": "ready"}))["t"] == "ok"
+            await host.wait_for(lambda m: m.get("t") == "room" and any(
+                s is not None and s["id"] == guest.player and s.get("ready") for s in m["info"]["seats"]))
+            ns = [m["n"] for m in guest.frames if "n" in m]  # numbered by A, without a gap
+            assert ns == list(range(1, len(ns) + 1))
+            await host.close()
+            await guest.close()
+        finally:
+            end(a)
+    finally:
+        end(b)
+
+
+def test_cluster_needs_a_postgresql_database(tmp_path):
+    out = subprocess.run([sys.executable, "-m", "server.cli", "serve", "--port", "0", "--db", str(tmp_path / "g.db"),
+                          "--cluster", "redis://127.0.0.1:1/0"], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 2 and "--cluster needs a PostgreSQL --db" in out.stderr
+
+
+@pytest.mark.postgres
+def test_an_unreachable_cluster_redis_stops_the_node_at_start(pg_url):
+    port = free_port()  # nobody listens there
+    out = subprocess.run([sys.executable, "-m", "server.cli", "serve", "--port", "0", "--db", pg_url,
+                          "--cluster", f"redis://127.0.0.1:{port}/0"], cwd=ROOT, capture_output=True, text=True,
+                         timeout=60)
+    assert out.returncode == 2 and out.stderr.startswith("serve:"), out.stderr
+
+
+@pytest.mark.postgres
+async def test_a_node_leaves_rooms_another_node_owns_and_restores_those_of_a_killed_node_once_the_lease_expired(
+        pg_url, redis_url):
+    b = serve(pg_url, redis_url)
+    try:
+        port_b = await port_of(b)
+        host = await Client.open(f"ws://127.0.0.1:{port_b}/ws")
+        await host.guest("Host")
+        snap = await host.request({"t": "create", "config": {"private": True}})
+        assert (await host.request({"t": "ready"}))["t"] == "ok"
+        # A starts while B owns the room: A must not restore it (two writers of one log)
+        a = serve(pg_url, redis_url)
+        try:
+            port_a = await port_of(a)
+            other = await Client.open(f"ws://127.0.0.1:{port_a}/ws")
+            r = await other.request({"t": "resume", "token": host.token})
+            assert r["t"] == "welcome" and r["room"] is None, r  # A does not run B's room
+            await other.close()
+        finally:
+            end(a)
+        b.kill()  # SIGKILL: B's lease is not given up, it expires (5 s)
+        b.wait(10)
+        await host.ws.wait_closed()
+        check = redis.Redis.from_url(redis_url)
+        try:  # killed, B gave nothing up: its lease is still there until it expires
+            assert check.get("gb:lease:room:" + snap["room"]) is not None
+            await asyncio.sleep(5.5)
+            assert check.get("gb:lease:room:" + snap["room"]) is None
+        finally:
+            check.close()
+        d = serve(pg_url, redis_url)
+        try:
+            port_d = await port_of(d)
+            back = await Client.open(f"ws://127.0.0.1:{port_d}/ws")
+            r = await back.request({"t": "resume", "token": host.token})
+            assert r["t"] == "welcome" and r["room"] == snap["room"], r
+            again = await back.wait_for(lambda m: m.get("t") == "snapshot")
+            assert again["rseq"] > snap["rseq"]  # the ready, from the log, and the restore after it
+            me = [s for s in again["info"]["seats"] if s is not None and s["id"] == host.player]
+            assert me and me[0]["ready"]
+            await back.close()
+        finally:
+            end(d)
+    finally:
+        if b.poll() is None:
+            end(b)
+        else:
+            b.stdout.close()
+            b.stderr.close()
