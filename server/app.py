@@ -35,7 +35,7 @@ from server.http import make_process_request
 from server.lobby import Lobby
 from server.metrics import Metrics
 from server import profiles
-from server.quotas import Book, Quotas
+from server.quotas import Book, Quotas, Rates
 from server.replays import Replays
 from server.roomitems import STOP
 from server.frames import Frames
@@ -78,6 +78,11 @@ class Limits:
     # handshake with HTTP 429. Loopback is exempt: behind a reverse proxy on the same machine every player
     # comes from there, and the proxy is the place to limit.
     per_address: int = 64
+    # Plain HTTP requests (anything but the websocket handshake) from one address: at most this many
+    # connections being answered at once, and so many a second on average (burst at once); past either,
+    # HTTP 429. Loopback is exempt as above.
+    http_per_address: int = 16
+    http_rate: tuple[float, float] = (20.0, 60)
     exempt_loopback: bool = True
 
 
@@ -122,6 +127,8 @@ class App(Connections, Auth, Frames, Commands, Lobby, Events, Replays, Api):
         self.tournaments: dict[str, TournamentTask] = {}
         self.following: dict[str, TournamentTask] = {}  # player -> the tournament whose views they get
         self.addresses: Counter[str] = Counter()  # open websocket connections per remote address
+        self.http_open: Counter[str] = Counter()  # HTTP connections being answered, per address
+        self.http_rates = Rates(*self.limits.http_rate)  # HTTP requests per address
         self.book = Book(self.settings.quotas, self.limits.exempt_loopback)
         self.auth = AuthState(store, self.settings.attempts, self.settings.password_hasher)
         self.server, self.stopping = None, False

@@ -33,8 +33,30 @@ class Connections:
             log.info("refused a connection from %s: %d open", address, self.addresses[address])
             return False
         self.addresses[address] += 1
-        ws.on_lost = lambda: self._address_closed(address)
+        ws.when_lost(lambda: self._address_closed(address))
         return True
+
+    def admit_http(self, connection) -> str | None:
+        """At a plain HTTP request: None if its address may have it answered, else why not. Within the
+        rate (``Limits.http_rate``) and the open HTTP connections (``Limits.http_per_address``), the
+        connection is counted until it is lost."""
+        lim = self.limits
+        ra = connection.remote_address
+        address = address_of(ra[0] if ra else "")
+        if lim.exempt_loopback and is_loopback(address):
+            return None
+        if lim.http_per_address and self.http_open[address] >= lim.http_per_address:
+            return "too_many_connections"
+        if not self.http_rates.take(address, self.loop.time()):
+            return "too_many_requests"
+        self.http_open[address] += 1
+        connection.when_lost(lambda: self._http_closed(address))
+        return None
+
+    def _http_closed(self, address: str) -> None:
+        self.http_open[address] -= 1
+        if self.http_open[address] <= 0:
+            del self.http_open[address]
 
     def _address_closed(self, address: str) -> None:
         self.addresses[address] -= 1

@@ -116,6 +116,11 @@ def make_process_request(app):
             if not app.admit_address(connection):
                 return response(429, b"too many connections from your address\n", "text/plain; charset=utf-8")
             return None  # the websocket handshake goes on
+        refused = app.admit_http(connection)
+        if refused is not None:  # too many from this address (docs/protocol.md "Limits and quotas")
+            r = json_response(429, {"error": refused})
+            r.headers["Retry-After"] = "1"
+            return r
         if path == METRICS_PATH and app.settings.metrics:
             body, content_type = app.metrics.render(request.headers.get("Accept"))
             return response(200, body, content_type)

@@ -26,9 +26,19 @@ class MessageConnection(ServerConnection):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.on_lost: Callable[[], None] | None = None
+        self.lost = False
+
+    def when_lost(self, callback: Callable[[], None]) -> None:
+        """``callback()`` once the transport is lost: at once if it already is (a request can be
+        handled after its client has gone)."""
+        if self.lost:
+            callback()
+        else:
+            self.on_lost = callback
 
     def connection_lost(self, exc: Exception | None) -> None:  # asyncio.Protocol's callback
         super().connection_lost(exc)
+        self.lost = True
         gctune.connection_ended()  # what it leaves in cycles is collected young if it lived briefly
         on_lost, self.on_lost = self.on_lost, None
         if on_lost is not None:
