@@ -171,6 +171,8 @@ class App(Connections, Auth, Frames, Commands, Lobby, Events, Replays, Api):
         self.tasks.append(self.loop.create_task(self.series_loop(), name="scheduled events"))
         self.tasks.append(self.loop.create_task(self.ratings.catch_up(), name="ratings catch-up"))
         self.tasks.append(self.loop.create_task(self.metrics.watch_loop(), name="event-loop lag"))
+        if self.cluster is not None:
+            self.cluster.watch()  # rooms of nodes that die from now on
         # Everything built so far lives as long as the server: keep it out of the collector's scans.
         gctune.tune()
         return self.server.sockets[0].getsockname()[1]
@@ -211,18 +213,7 @@ class App(Connections, Auth, Frames, Commands, Lobby, Events, Replays, Api):
                 continue
             if self.cluster is not None and not await self.cluster.claim(r["code"]):
                 continue  # another node owns it (docs/cluster.md)
-            try:
-                room = Room.restore(r["log"], self.now(), self.bots)
-                matches = await self.store.room_matches(r["id"])
-            except Exception:
-                log.exception("room %s could not be restored; left as it is", r["code"])
-                continue
-            task = RoomTask(self, r["id"], room, matches)
-            await task.commit([])  # the restore entry
-            self._register(task)
-            if self.cluster is not None:
-                await self.cluster.room_opened(task)
-            log.info("restored room %s at rseq %d", task.id, room.rseq)
+            await self.restore_room(r)
         for r in await self.store.open_tournaments():
             try:
                 t = Tournament.replay(r["log"])
@@ -238,6 +229,23 @@ class App(Connections, Auth, Frames, Commands, Lobby, Events, Replays, Api):
             task.start()
             await task.catch_up()
             log.info("restored tournament %s", task.id)
+
+    async def restore_room(self, r: dict) -> RoomTask | None:
+        """A room rebuilt from its log (a row of ``Store.open_rooms``), registered and started; None if
+        it cannot be (logged, the room left as it is)."""
+        try:
+            room = Room.restore(r["log"], self.now(), self.bots)
+            matches = await self.store.room_matches(r["id"])
+        except Exception:
+            log.exception("room %s could not be restored; left as it is", r["code"])
+            return None
+        task = RoomTask(self, r["id"], room, matches)
+        await task.commit([])  # the restore entry
+        self._register(task)
+        if self.cluster is not None:
+            await self.cluster.room_opened(task)
+        log.info("restored room %s at rseq %d", task.id, room.rseq)
+        return task
 
     def _register(self, task: RoomTask) -> None:
         self.rooms[task.id] = task

@@ -46,4 +46,5 @@ CHAT_BAD = "chat/bad_text"
 
 # the server itself
 STORAGE = "server/storage"  # the database cannot be written: the room waits
+MOVED = "server/moved"  # cluster: the room's server died before answering; another took it over
 TASK_FAILED = "server/internal"  # a room's or a tournament's task hit a bug and goes on

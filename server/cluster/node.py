@@ -25,7 +25,7 @@ from rooms.invite import normalize
 from server import codec
 from server.cluster.lease import Lease, holder
 from server.codec import BAD_FIELD, ProtocolError
-from server.errors import NO_ROOM
+from server.errors import MOVED, NO_ROOM
 from server.roomitems import (STOP, ChatAsked, Command, Connect, Disconnect, HistoryAsked, Leave,
                               SnapshotAsked)
 from server.roomtask import RoomTask
@@ -34,6 +34,8 @@ log = logging.getLogger("guobiao.cluster")
 
 STREAM = "gb:node:"
 INVITE = "gb:invite:"
+ROOMS = "gb:rooms"  # the ids of the open rooms of every node (looked at for expired leases)
+NODES = "gb:nodes"  # the nodes' ids (told when a room moves)
 STREAM_MAX = 100_000  # entries kept per node's stream (XADD MAXLEN ~): far more than a reader lags
 READ_COUNT = 512  # entries taken per XREAD
 READ_BLOCK = 1000  # ms an XREAD waits for entries
@@ -133,8 +135,13 @@ class ClusterNode:
 
     async def start(self) -> None:
         await self.redis.ping()  # unreachable: the node does not start
+        await self.redis.sadd(NODES, self.id)
         loop = asyncio.get_running_loop()
         self.tasks.append(loop.create_task(self._read(), name=f"cluster {self.id} reader"))
+
+    def watch(self) -> None:
+        """Take over, from now on, the rooms of nodes that died (after ``App.recover``)."""
+        self.tasks.append(asyncio.get_running_loop().create_task(self._watch(), name=f"cluster {self.id} takeover"))
 
     async def stop(self) -> None:
         """After the rooms stopped: their leases given up (other nodes need not wait), the rest ended."""
@@ -151,6 +158,10 @@ class ClusterNode:
             except (OSError, RedisError):
                 pass
         self._claimed.clear()
+        try:
+            await self.redis.srem(NODES, self.id)
+        except (OSError, RedisError):
+            pass
         for q in self.outbox.values():  # what is still queued leaves before the node does
             try:
                 await asyncio.wait_for(q.join(), 5.0)
@@ -183,6 +194,7 @@ class ClusterNode:
                                                         name=f"lease {task.id}")
         self.leases[task.id] = (lease, keeper)
         await self.redis.set(INVITE + task.invite, task.id)
+        await self.redis.sadd(ROOMS, task.id)
 
     def _lost(self, task: RoomTask) -> None:
         """The lease was lost (not renewed in time): another node may own the room now; stop writing."""
@@ -201,6 +213,7 @@ class ClusterNode:
 
     async def _forget(self, lease: Lease, invite: str) -> None:
         try:
+            await self.redis.srem(ROOMS, lease.name.removeprefix("room:"))
             await self.redis.delete(INVITE + invite)
             await lease.release()
         except (OSError, RedisError):
@@ -253,12 +266,79 @@ class ClusterNode:
         req = getattr(item, "req", None)
         if req is not None:
             token = f"{self.id}.{next(self._tokens)}"
-            self.pending[token] = (conn, req, on_ok)
+            self.pending[token] = (conn, req, on_ok, remote.id)
             body["req"], body["enc"] = token, req[0]
         for field in ("cmd", "page", "text"):
             if hasattr(item, field):
                 body[field] = getattr(item, field)
         self.send(remote.owner, body)
+
+    # -- takeover ------------------------------------------------------------------------------
+
+    async def _watch(self) -> None:
+        """Every half ttl: the open rooms whose lease expired (their node died) are claimed, restored from
+        the PostgreSQL log and announced to every node (docs/cluster.md "Failover")."""
+        while True:
+            await asyncio.sleep(self.ttl / 2)
+            try:
+                await self.take_over()
+            except (OSError, RedisError) as e:
+                log.warning("cluster: looking for rooms to take over failed (%s)", e)
+
+    async def take_over(self) -> list[str]:
+        """Restore here the open rooms nobody holds the lease of; their ids."""
+        ids = [i.decode() if isinstance(i, bytes) else i for i in await self.redis.smembers(ROOMS)]
+        ids = [i for i in ids if i not in self.leases]
+        if not ids:
+            return []
+        pipe = self.redis.pipeline(transaction=False)
+        for i in ids:
+            pipe.exists("gb:lease:room:" + i)
+        held = await pipe.execute()
+        claimed = [i for i, h in zip(ids, held) if not h and await self.claim(i)]
+        if not claimed:
+            return []
+        taken = []
+        for r in await self.app.store.open_rooms():
+            if r["code"] in claimed and r["log"]:
+                task = await self.app.restore_room(r)
+                if task is not None:
+                    taken.append(task)
+        for room_id in claimed:  # closed meanwhile, or not restorable
+            lease = self._claimed.pop(room_id, None)
+            if lease is not None:
+                await lease.release()
+                if not any(t.id == room_id for t in taken):
+                    await self.redis.srem(ROOMS, room_id)
+        nodes = [n.decode() if isinstance(n, bytes) else n for n in await self.redis.smembers(NODES)]
+        for task in taken:
+            log.warning("cluster: took room %s over", task.id)
+            self._moved(task.id, self.id)  # its members whose websocket is here
+            for node in nodes:
+                if node != self.id:
+                    self.send(node, {"k": "moved", "room": task.id, "owner": self.id})
+        return [t.id for t in taken]
+
+    def _moved(self, room_id: str, owner: str) -> None:
+        """A room changed owner: what was sent to the old one is answered ``server/moved`` (it may never
+        answer), and its members here get a snapshot from the new owner."""
+        for token, (conn, req, _, rid) in list(self.pending.items()):
+            if rid == room_id:
+                del self.pending[token]
+                self.app.reply(conn, req, codec.error(MOVED, "the room moved to another server: the snapshot that follows shows whether this was done"))
+        task = self.app.rooms.get(room_id) if owner == self.id else None
+        for pid, where in list(self.app.where.items()):
+            conn = self.app.conns.get(pid)
+            if isinstance(where, RemoteRoom) and where.id == room_id:
+                if task is not None:
+                    self.app.where[pid] = task
+                else:
+                    where.owner = owner
+                    if conn is not None:
+                        where.reconnect(pid, conn)
+                        continue
+            if task is not None and self.app.where.get(pid) is task and conn is not None:
+                task.reconnect(pid, conn)
 
     # -- the streams ---------------------------------------------------------------------------
 
@@ -315,12 +395,14 @@ class ClusterNode:
         elif kind == "reply":
             waiting = self.pending.pop(body["req"], None)
             if waiting is not None:
-                conn, req, on_ok = waiting
+                conn, req, on_ok, _ = waiting
                 if on_ok is not None and body["msg"]["t"] == "ok":
                     on_ok()
                 self.app.reply(conn, req, body["msg"])
         elif kind == "deliver":
             self.app.deliver(body["pid"], body["msg"])
+        elif kind == "moved":
+            self._moved(body["room"], body["owner"])
         else:  # push, send: straight to the connection, as the owner's room task did
             conn = self.app.conns.get(body["pid"])
             if conn is None:

@@ -132,3 +132,62 @@ async def test_a_node_leaves_rooms_another_node_owns_and_restores_those_of_a_kil
         else:
             b.stdout.close()
             b.stderr.close()
+
+
+def acked(c: Client):
+    """``until`` for play(): the first answer ok to one of the client's own actions."""
+    return lambda m: m.get("t") == "ok" and m.get("re") in c.sent_acts
+
+
+@pytest.mark.postgres
+async def test_the_rooms_of_a_killed_node_are_taken_over_by_a_running_node_and_play_goes_on(pg_url, redis_url):
+    import random
+
+    from tests.server.client import play
+
+    a = serve(pg_url, redis_url)
+    b = serve(pg_url, redis_url)
+    try:
+        port_a, port_b = await port_of(a), await port_of(b)
+        host = await Client.open(f"ws://127.0.0.1:{port_b}/ws")
+        guest = await Client.open(f"ws://127.0.0.1:{port_a}/ws")
+        await host.guest("Host")
+        await guest.guest("Guest")
+        snap = await host.request({"t": "create", "config": {"private": True}})
+        room = snap["room"]
+        assert (await guest.request({"t": "join", "code": snap["info"]["invite"]}))["t"] == "ok"
+        for _ in range(2):
+            assert (await host.request({"t": "add_bot"}))["t"] == "ok"
+        assert (await guest.request({"t": "ready"}))["t"] == "ok"  # acknowledged by B, the owner
+        await guest.drain(0.3)
+        guest.inbox.clear()  # the snapshot looked for is the one after the kill
+        seen = max(m["rseq"] for m in guest.frames if m.get("room") == room and "rseq" in m)
+        b.kill()  # SIGKILL: no lease given up
+        killed = asyncio.get_running_loop().time()
+        # A, the node still running, takes the room over from the log once B's lease expired (5 s), and
+        # the guest, whose websocket never moved, gets a snapshot from it
+        back = await guest.wait_for(lambda m: m.get("t") == "snapshot" and m["room"] == room, timeout=20)
+        assert asyncio.get_running_loop().time() - killed < 10
+        assert back["rseq"] > seen  # the acknowledged ready is there (and the restore after it)
+        me = [s for s in back["info"]["seats"] if s is not None and s["id"] == guest.player]
+        assert me and me[0]["ready"]
+        # the host, cut off with B, resumes on A and play goes on there
+        host2 = await Client.open(f"ws://127.0.0.1:{port_a}/ws")
+        r = await host2.request({"t": "resume", "token": host.token})
+        assert r["t"] == "welcome" and r["room"] == room, r
+        host2.player, host2.token = host.player, host.token
+        await host2.wait_for(lambda m: m.get("t") == "snapshot")
+        assert (await host2.request({"t": "ready"}))["t"] == "ok"
+        rng = random.Random(5)
+        await asyncio.gather(play(host2, rng, acked(host2), timeout=60), play(guest, rng, acked(guest), timeout=60))
+        ns = [m["n"] for m in guest.frames if "n" in m]  # one connection all along: no gap
+        assert ns == list(range(1, len(ns) + 1))
+        await host2.close()
+        await guest.close()
+    finally:
+        for p in (a, b):
+            if p.poll() is None:
+                end(p)
+            else:
+                p.stdout.close()
+                p.stderr.close()
