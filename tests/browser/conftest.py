@@ -163,7 +163,9 @@ def scripted_wall(monkeypatch):
 
     def use(wall):
         def start_match(rules, seed=None, walls=None):
-            return real(rules, walls=[wall] * rules.hands)
+            m, events = real(rules, walls=[wall] * rules.hands)
+            m.seed = seed  # the room's seed stays on record (commitment, reveal); the deals are the wall's
+            return m, events
 
         monkeypatch.setattr(gm, "start_match", start_match)
 
