@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.browser.helpers import add_bots, create_room, overlap, shot, sign_in
+from tests.browser.helpers import add_bots, assert_inside_viewport, create_room, overlap, shot, sign_in
 
 
 @pytest.mark.parametrize("width,height", [(1280, 800), (360, 640)])
@@ -28,6 +28,10 @@ def test_seat_labels_do_not_overlap_names(browser, server, artifacts, width, hei
         assert fits, f"seat {i}: the label {wind.text_content()!r} overflows its box"
         after = seat.locator(":scope > .wind + *")
         box = after.bounding_box()
+        # The four seats and the Ready button are on the first screen, phone too.
+        assert_inside_viewport(page, f".seats li.seat >> nth={i} >> .wind")
+        assert_inside_viewport(page, f".seats li.seat >> nth={i} >> :scope > .wind + *")
         assert overlap(label, box) == 0, f"seat {i}: {wind.text_content()!r} overlaps {after.text_content()!r}"
         assert box["x"] >= label["x"] + label["width"] or box["y"] >= label["y"] + label["height"]
+    assert_inside_viewport(page, "[data-action=ready]")
     ctx.close()
