@@ -277,6 +277,8 @@ class App(Connections, Auth, Frames, Commands, Lobby, Events, Replays, Api):
                 del self.where[pid]
         for pid in new - old:
             self.where[pid] = task
+        if self.cluster is not None:
+            self.cluster.members_changed(task, old, new)  # presence in Redis; remote players' nodes told
 
     async def display_names(self, ids: set[str]) -> dict[str, str]:
         """Player id -> display name: from the live connections, else from the database."""

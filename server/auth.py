@@ -113,6 +113,9 @@ class Auth:
             token = accounts.new_token()
             session = await self.auth.db.add_session(pid, token, agent, address)
             name = (await self.auth.db.account(pid))["name"]
+        remote = None  # cluster: the room the player is in on another node (docs/cluster.md "Presence")
+        if self.cluster is not None and not isinstance(self.where.get(pid), RoomTask):
+            remote = await self.cluster.player_room(pid)
         if conn.closed:
             return
         conn.player, conn.name, conn.session = pid, name, session
@@ -122,6 +125,8 @@ class Auth:
             old.send({"t": "replaced", "message": "you signed in on another connection"})
             self.loop.create_task(old.close(CLOSE_REPLACED, "replaced"))
         task = self.where.get(pid)
+        if task is None and remote is not None:
+            task = self.where[pid] = remote
         room = task.id if isinstance(task, RoomTask) else None
         welcome = {"t": "welcome", "player": pid, "name": name, "token": token, "login": login,
                    "room": room, "queued": self.quick.queued(pid)}

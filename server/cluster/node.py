@@ -36,6 +36,13 @@ STREAM = "gb:node:"
 INVITE = "gb:invite:"
 ROOMS = "gb:rooms"  # the ids of the open rooms of every node (looked at for expired leases)
 NODES = "gb:nodes"  # the nodes' ids (told when a room moves)
+PLAYER = "gb:player:"  # player id -> the room they are in (presence: a resume on any node finds it)
+
+# Forget a player's room only if it is still this room (they may have joined another meanwhile).
+_FORGET_PLAYER = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
 STREAM_MAX = 100_000  # entries kept per node's stream (XADD MAXLEN ~): far more than a reader lags
 READ_COUNT = 512  # entries taken per XREAD
 READ_BLOCK = 1000  # ms an XREAD waits for entries
@@ -130,6 +137,8 @@ class ClusterNode:
         self.pending: dict[str, tuple] = {}  # request token -> (conn, req, on_ok) of a frame sent away
         self.outbox: dict[str, asyncio.Queue] = {}  # node -> what goes to it, in order
         self.tasks: list[asyncio.Task] = []
+        self._ops: asyncio.Queue = asyncio.Queue()  # directory writes, done in order by one task
+        self._forget_player = self.redis.register_script(_FORGET_PLAYER)
         self._claimed: dict[str, Lease] = {}  # room id -> its lease, taken before restoring it
         self._tokens = itertools.count(1)
 
@@ -138,6 +147,7 @@ class ClusterNode:
         await self.redis.sadd(NODES, self.id)
         loop = asyncio.get_running_loop()
         self.tasks.append(loop.create_task(self._read(), name=f"cluster {self.id} reader"))
+        self.tasks.append(loop.create_task(self._directory(), name=f"cluster {self.id} directory"))
 
     def watch(self) -> None:
         """Take over, from now on, the rooms of nodes that died (after ``App.recover``)."""
@@ -206,7 +216,9 @@ class ClusterNode:
 
     def room_closed(self, task: RoomTask) -> None:
         held = self.leases.pop(task.id, None)
-        if held is not None:
+        if held is not None:  # (a lease lost: the new owner keeps the presence and the remote players)
+            for pid in task.members:
+                self._left(task, pid)
             lease, keeper = held
             keeper.cancel()
             asyncio.get_running_loop().create_task(self._forget(lease, task.invite))
@@ -218,6 +230,39 @@ class ClusterNode:
             await lease.release()
         except (OSError, RedisError):
             log.warning("room %s: its directory entry is left to expire", lease.name)
+
+    def members_changed(self, task: RoomTask, old: set, new: set) -> None:
+        """Who is in a room here changed: presence in Redis, and the nodes of remote players who left
+        are told (their ``RemoteRoom`` goes)."""
+        for pid in new - old:
+            self._ops.put_nowait(lambda pid=pid: self.redis.set(PLAYER + pid, task.id))
+        for pid in old - new:
+            self._left(task, pid)
+
+    def _left(self, task: RoomTask, pid: str) -> None:
+        self._ops.put_nowait(lambda: self._forget_player(keys=[PLAYER + pid], args=[task.id]))
+        proxy = self.proxies.get(pid)
+        if proxy is not None:
+            self.send(proxy.node, {"k": "left", "pid": pid, "room": task.id})
+
+    async def _directory(self) -> None:
+        while True:
+            op = await self._ops.get()
+            try:
+                await op()
+            except (OSError, RedisError) as e:
+                log.warning("cluster: a directory write failed (%s)", e)
+
+    async def player_room(self, pid: str) -> RemoteRoom | None:
+        """At a sign-in: the room the player is in on another node, or None."""
+        room_id = await self.redis.get(PLAYER + pid)
+        if room_id is None:
+            return None
+        room_id = room_id.decode() if isinstance(room_id, bytes) else room_id
+        owner = await holder(self.redis, "room:" + room_id)
+        if owner is None or owner[0] == self.id:
+            return None
+        return RemoteRoom(self, owner[0], room_id)
 
     def deliver(self, pid: str, msg: dict) -> bool:
         """A push to a member with no connection here: to its node if it is a remote player."""
@@ -401,6 +446,10 @@ class ClusterNode:
                 self.app.reply(conn, req, body["msg"])
         elif kind == "deliver":
             self.app.deliver(body["pid"], body["msg"])
+        elif kind == "left":
+            where = self.app.where.get(body["pid"])
+            if isinstance(where, RemoteRoom) and where.id == body["room"]:
+                del self.app.where[body["pid"]]
         elif kind == "moved":
             self._moved(body["room"], body["owner"])
         else:  # push, send: straight to the connection, as the owner's room task did

@@ -92,3 +92,36 @@ async def test_a_closed_node_gives_its_leases_up(pg_url, redis_url):
         assert await holder(check, "room:" + snap["room"]) is None  # no waiting for the expiry
     finally:
         await check.aclose()
+
+
+async def test_a_player_resuming_on_any_node_is_back_in_their_room_on_another(pg_url, redis_url):
+    a = await start_node(pg_url, redis_url)
+    b = await start_node(pg_url, redis_url)
+    c = await start_node(pg_url, redis_url)
+    try:
+        host = await b.client(name="Host")
+        snap = await host.request({"t": "create", "config": FAST})
+        guest = await a.client(name="Guest")
+        assert (await guest.request({"t": "join", "code": snap["info"]["invite"]}))["t"] == "ok"
+        await guest.close()
+        back = await c.client()  # a node the player never used
+        r = await back.request({"t": "resume", "token": guest.token})
+        assert r["t"] == "welcome" and r["room"] == snap["room"], r
+        again = await back.wait_for(lambda m: m.get("t") == "snapshot")
+        assert again["room"] == snap["room"] and again["you"]["seat"] is not None
+        assert (await back.request({"t": "ready"}))["t"] == "ok"  # C forwards to B, the owner
+    finally:
+        for n in (a, b, c):
+            await stop(n)
+
+
+async def test_a_remote_player_who_leaves_is_free_on_their_node(nodes):
+    a, b = nodes
+    host = await b.client(name="Host")
+    snap = await host.request({"t": "create", "config": FAST})
+    guest = await a.client(name="Guest")
+    assert (await guest.request({"t": "join", "code": snap["info"]["invite"]}))["t"] == "ok"
+    assert (await guest.request({"t": "leave"}))["t"] == "ok"
+    await asyncio.sleep(0.3)  # B tells A over the stream
+    own = await guest.request({"t": "create", "config": FAST})  # not lobby/in_room
+    assert own["t"] == "snapshot" and own["room"] in a.app.rooms
