@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import signal
 import time
 from collections import Counter
@@ -151,11 +152,12 @@ class App(Connections, Auth, Frames, Commands, Lobby, Events, Replays, Api):
 
     # -- life cycle ----------------------------------------------------------------------------
 
-    async def start(self, host: str = "127.0.0.1", port: int = 8765) -> int:
+    async def start(self, host: str = "127.0.0.1", port: int = 8765, reuse_port: bool = False) -> int:
         await self.recover()
         lim = self.limits
         self.server = await serve(
             self.handler, host, port,
+            reuse_port=reuse_port,  # guobiao serve --workers: nodes sharing one port (SO_REUSEPORT)
             create_connection=MessageConnection,  # tells when a connection is lost (server.wsconn)
             process_request=make_process_request(self),
             compression=None,  # permessage-deflate costs 2-3x CPU and memory for small frames
@@ -301,6 +303,9 @@ class App(Connections, Auth, Frames, Commands, Lobby, Events, Replays, Api):
             self.cluster.deliver(pid, msg)  # a member whose websocket is on another node
 
 
+WORKER = "GUOBIAO_WORKER"  # set by guobiao serve --workers for the nodes it starts
+
+
 async def run(host: str, port: int, db: str, settings: Settings | None = None, ready=None,
               cluster: str | None = None) -> None:
     """Serve until SIGINT or SIGTERM, then shut down cleanly; ``cluster``: a Redis URL (docs/cluster.md)."""
@@ -319,7 +324,7 @@ async def run(host: str, port: int, db: str, settings: Settings | None = None, r
     for sig in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(sig, stop.set)
     try:
-        actual = await app.start(host, port)
+        actual = await app.start(host, port, reuse_port=cluster is not None and os.environ.get(WORKER) == "1")
     except BaseException:
         await store.close()
         raise

@@ -22,6 +22,8 @@ def register(sub) -> None:
     p.add_argument("--cluster", default=None, metavar="redis://HOST:PORT",
                    help="run as one node of a cluster sharing this Redis and a PostgreSQL --db (docs/cluster.md: "
                         "what works yet)")
+    p.add_argument("--workers", type=int, default=1, metavar="N",
+                   help="with --cluster: start N nodes on this machine sharing --port (SO_REUSEPORT)")
     p.add_argument("--rate", type=float, default=None,
                    help="frames a second allowed per connection (default 10, bursts of 3 seconds' worth)")
     p.add_argument("--count-loopback", action="store_true",
@@ -43,7 +45,7 @@ def register(sub) -> None:
 
 
 def serve(args) -> int:
-    from server.app import Limits, Settings, run
+    from server.app import WORKER, Limits, Settings, run
     from server.store import StorageError
     from server.store_sql import redact
     from redis.exceptions import RedisError
@@ -62,6 +64,8 @@ def serve(args) -> int:
     if args.cluster is not None and not args.db.startswith(("postgresql://", "postgres://")):
         print("serve: --cluster needs a PostgreSQL --db (postgresql://...) that every node shares", file=sys.stderr)
         return 2
+    if args.workers != 1 and os.environ.get(WORKER) != "1":
+        return workers(args)
     try:
         settings = Settings(metrics=args.metrics == "on")
         if args.bots is not None:
@@ -83,6 +87,30 @@ def serve(args) -> int:
         print(f"serve: {e}", file=sys.stderr)
         return 2
     return 0
+
+
+def workers(args) -> int:
+    """``--workers N``: N nodes of the cluster, each a process of this same command, sharing the port
+    (the kernel spreads the connections, SO_REUSEPORT); SIGINT/SIGTERM are passed on to them all."""
+    import signal
+    import subprocess
+
+    from server.app import WORKER
+
+    if args.cluster is None or args.workers < 1 or args.port == 0:
+        print("serve: --workers needs --cluster and a --port other than 0", file=sys.stderr)
+        return 2
+    argv = [sys.executable, "-m", "server.cli", *sys.argv[1:]]
+    procs = [subprocess.Popen(argv, env={**os.environ, WORKER: "1"}) for _ in range(args.workers)]
+
+    def forward(sig, _frame) -> None:
+        for p in procs:
+            if p.poll() is None:
+                p.send_signal(sig)
+
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(sig, forward)
+    return max(p.wait() for p in procs)
 
 
 def loop_factory(choice: str):

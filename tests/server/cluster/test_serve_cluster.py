@@ -191,3 +191,40 @@ async def test_the_rooms_of_a_killed_node_are_taken_over_by_a_running_node_and_p
             else:
                 p.stdout.close()
                 p.stderr.close()
+
+
+@pytest.mark.postgres
+async def test_workers_start_nodes_sharing_one_port_that_play_together(pg_url, redis_url):
+    port = free_port()
+    argv = [sys.executable, "-m", "server.cli", "serve", "--port", str(port), "--db", pg_url, "--cluster", redis_url,
+            "--workers", "2", "--log-level", "WARNING"]
+    proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    try:
+        lines = []
+        while len([x for x in lines if "serving on" in x]) < 2:
+            line = await asyncio.wait_for(asyncio.to_thread(proc.stdout.readline), 30)
+            assert line, proc.stderr.read()
+            lines.append(line)
+        assert all(f":{port}/" in x for x in lines if "serving on" in x)  # both nodes on the one port
+        nodes = redis.Redis.from_url(redis_url)
+        try:
+            assert nodes.scard("gb:nodes") == 2
+        finally:
+            nodes.close()
+        # whichever node each connection lands on, a player joins the other's room
+        clients = [await Client.open(f"ws://127.0.0.1:{port}/ws") for _ in range(4)]
+        for i, c in enumerate(clients):
+            await c.guest(f"P{i}")
+        snap = await clients[0].request({"t": "create", "config": {"private": True}})
+        for c in clients[1:]:
+            assert (await c.request({"t": "join", "code": snap["info"]["invite"]}))["t"] == "ok"
+        last = await clients[3].wait_for(lambda m: m.get("t") == "snapshot")
+        assert sorted(last["info"]["names"].values()) == ["P0", "P1", "P2", "P3"]
+        for c in clients:
+            await c.close()
+    finally:
+        proc.terminate()  # passed on to both nodes
+        assert proc.wait(30) == 0
+        proc.stdout.close()
+        proc.stderr.close()
