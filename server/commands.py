@@ -60,6 +60,8 @@ def act(app, conn, msg, req):
 
 
 def rooms(app, conn, msg, req):
+    if app.cluster is not None:  # every node's rooms, from Redis (docs/cluster.md)
+        return app.cluster.rooms(conn, msg, req)
     found = listing.rooms(app.rooms.values(), app.conns, msg.get("q"), msg.get("page"))
     app.reply(conn, req, {"t": "rooms", **found})
 

@@ -24,6 +24,7 @@ from redis.exceptions import RedisError
 from rooms.invite import normalize
 from server import codec
 from server.cluster.lease import Lease, holder
+from server import listing
 from server.codec import BAD_FIELD, ProtocolError
 from server.errors import MOVED, NO_ROOM
 from server.roomitems import (STOP, ChatAsked, Command, Connect, Disconnect, HistoryAsked, Leave,
@@ -36,6 +37,7 @@ STREAM = "gb:node:"
 INVITE = "gb:invite:"
 ROOMS = "gb:rooms"  # the ids of the open rooms of every node (looked at for expired leases)
 NODES = "gb:nodes"  # the nodes' ids (told when a room moves)
+LOBBY = "gb:lobby"  # room id -> its public summary, invite code and online members (the shared lobby)
 PLAYER = "gb:player:"  # player id -> the room they are in (presence: a resume on any node finds it)
 
 # Forget a player's room only if it is still this room (they may have joined another meanwhile).
@@ -126,6 +128,14 @@ class RemoteRoom(RoomTask):
         self.put(Connect(pid, conn))
 
 
+class _Listed:
+    """A room of the shared lobby as listing.rooms reads a room task."""
+    __slots__ = ("summary", "invite")
+
+    def __init__(self, summary: dict, invite: str):
+        self.summary, self.invite = summary, invite
+
+
 class ClusterNode:
     def __init__(self, app, redis_url: str, node_id: str | None = None, ttl: float = 5.0):
         self.app = app
@@ -205,6 +215,7 @@ class ClusterNode:
         self.leases[task.id] = (lease, keeper)
         await self.redis.set(INVITE + task.invite, task.id)
         await self.redis.sadd(ROOMS, task.id)
+        self._list(task)
 
     def _lost(self, task: RoomTask) -> None:
         """The lease was lost (not renewed in time): another node may own the room now; stop writing."""
@@ -226,6 +237,7 @@ class ClusterNode:
     async def _forget(self, lease: Lease, invite: str) -> None:
         try:
             await self.redis.srem(ROOMS, lease.name.removeprefix("room:"))
+            await self.redis.hdel(LOBBY, lease.name.removeprefix("room:"))
             await self.redis.delete(INVITE + invite)
             await lease.release()
         except (OSError, RedisError):
@@ -238,6 +250,25 @@ class ClusterNode:
             self._ops.put_nowait(lambda pid=pid: self.redis.set(PLAYER + pid, task.id))
         for pid in old - new:
             self._left(task, pid)
+        self._list(task)
+
+    def _list(self, task: RoomTask) -> None:
+        """The room's entry in the shared lobby, as of when the write is done (its names learnt by then)."""
+        def write():
+            if task.closed or task.summary is None:  # private rooms are not listed
+                return self.redis.hdel(LOBBY, task.id)
+            online = [p for p in task.members if p in self.app.conns or p in self.proxies]
+            return self.redis.hset(LOBBY, task.id, pack({"summary": task.summary, "invite": task.invite,
+                                                         "online": online}))
+        self._ops.put_nowait(write)
+
+    async def rooms(self, conn, msg: dict, req: tuple) -> None:
+        """``rooms``: the public rooms of every node (listing.rooms over the shared lobby)."""
+        entries = [unpack(v) for v in (await self.redis.hgetall(LOBBY)).values()]
+        listed = [_Listed(e["summary"], e["invite"]) for e in entries]
+        online = {p for e in entries for p in e["online"]}
+        found = listing.rooms(listed, online, msg.get("q"), msg.get("page"))
+        self.app.reply(conn, req, {"t": "rooms", **found})
 
     def _left(self, task: RoomTask, pid: str) -> None:
         self._ops.put_nowait(lambda: self._forget_player(keys=[PLAYER + pid], args=[task.id]))

@@ -125,3 +125,23 @@ async def test_a_remote_player_who_leaves_is_free_on_their_node(nodes):
     await asyncio.sleep(0.3)  # B tells A over the stream
     own = await guest.request({"t": "create", "config": FAST})  # not lobby/in_room
     assert own["t"] == "snapshot" and own["room"] in a.app.rooms
+
+
+async def test_every_node_lists_the_public_rooms_of_every_node(nodes):
+    a, b = nodes
+    on_b = await b.client(name="Bea")
+    on_a = await a.client(name="Abe")
+    room_b = (await on_b.request({"t": "create", "config": {**FAST, "private": False}}))["room"]
+    room_a = (await on_a.request({"t": "create", "config": {**FAST, "private": False}}))["room"]
+    hidden = await (await a.client(name="Shy")).request({"t": "create", "config": FAST})  # private: not listed
+    for c in (on_a, on_b):
+        found = await c.request({"t": "rooms"})
+        assert found["t"] == "rooms", found
+        assert {r["room"] for r in found["rooms"]} == {room_a, room_b}
+    named = await on_a.request({"t": "rooms", "q": "bea"})  # by a seated player's name, on the other node
+    assert [r["room"] for r in named["rooms"]] == [room_b]
+    assert hidden["room"] not in {r["room"] for r in found["rooms"]}
+    assert (await on_b.request({"t": "leave"}))["t"] == "ok"  # B's room empties and closes
+    await asyncio.sleep(0.3)
+    found = await on_a.request({"t": "rooms"})
+    assert {r["room"] for r in found["rooms"]} == {room_a}
