@@ -93,3 +93,39 @@ def test_back_to_the_lobby_works_after_the_server_closed_the_finished_room(brows
     assert_inside_viewport(page, "[data-quick=guobiao]")
     shot(page, artifacts, f"back-to-lobby-after-close-{width}x{height}")
     ctx.close()
+
+
+@pytest.mark.parametrize("width,height", [(1280, 800), (360, 640)])
+def test_a_reload_at_the_end_of_the_match_shows_the_final_ranking_again(browser, server, fast, scripted_wall, artifacts,
+                                                                        width, height):
+    """A reload (or a phone waking up) on the last hand's result or the ranking: the ranking is shown
+    again, not an empty room lobby with no word of how the match ended."""
+    scripted_wall(arrange_wall([parse_tiles(OURS)] + [parse_tiles(h) for h in OTHERS]))
+    ctx = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
+    page = ctx.new_page()
+    sign_in(page, server.url, "Reloader")
+    create_room(page, "guobiao", hands=4)
+    add_bots(page, 3)
+    page.click("[data-action=start]")
+    end = time.monotonic() + 120
+    while page.locator("[data-action=show-ranking]").count() == 0 and time.monotonic() < end:
+        for sel in ("[data-testid=actions] [data-action=win]", "[data-testid=hand-result] [data-action=continue]"):
+            b = page.locator(sel)
+            if b.count():
+                try:
+                    b.first.click(timeout=1000)
+                except Exception:
+                    pass
+        page.wait_for_timeout(100)
+    expect(page.locator("[data-action=show-ranking]")).to_be_visible(timeout=TIMEOUT)
+    page.reload()
+    ranking = page.locator("[data-testid=match-result]")
+    expect(ranking).to_be_visible(timeout=TIMEOUT)
+    expect(ranking.locator(".ranking li")).to_have_count(4)
+    expect(ranking.locator("[data-testid=scoreboard] tbody tr")).to_have_count(4)
+    assert_inside_viewport(page, "[data-testid=match-result] .ranking li >> nth=0")
+    assert_inside_viewport(page, "[data-testid=match-result] button:has-text('Back to the lobby')")
+    shot(page, artifacts, f"reload-final-ranking-{width}x{height}")
+    page.locator("[data-testid=match-result] button", has_text="Back to the lobby").click()
+    expect(page.locator("[data-action=create]")).to_be_visible(timeout=TIMEOUT)
+    ctx.close()

@@ -104,6 +104,16 @@ export function initialState(): AppState {
   };
 }
 
+/** A snapshot of a room whose match has just ended (a reload on the last result or the ranking): its
+ * ranking, for a player who sat in it, until they leave or rematch. Not for tournament tables. */
+function endedMatch(info: RoomInfo, you: You | null, game: unknown, records: AppState["records"]): MatchRecord | null {
+  const last = records.matches[records.matches.length - 1];
+  if (!last || game || info.phase === "playing" || info.table || !you || you.seat === null) return null;
+  const current = records.current[records.current.length - 1];
+  if (!current || current.match !== last.match || !last.ids.includes(you.id)) return null;
+  return last;
+}
+
 function youFrom(info: RoomInfo, me: string | undefined, prev: You | null): You | null {
   if (!me) return prev;
   const seat = info.seats.findIndex((s) => s !== null && s.id === me);
@@ -165,6 +175,7 @@ export function reduce(s: AppState, msg: ServerMessage, clientNow: number): AppS
         needSnapshot: false,
         handResult: game && game.phase === "over" && game.match.phase !== "playing"
           ? (msg.records.current[msg.records.current.length - 1] ?? n.handResult) : n.handResult,
+        matchResult: n.matchResult ?? endedMatch(info, you, game, msg.records),
       };
     }
     case "room": {

@@ -7,6 +7,7 @@ import { AccountPage } from "./account";
 import { Lobby, LoginForm, NameForm, RoomLobby } from "./lobby";
 import { ProfilePage } from "./profile";
 import { Replay } from "./replay";
+import { MatchResultView } from "./results";
 import { Table } from "./table";
 import { NoticeBanners, TableWaiting, TournamentPage } from "./tournament";
 
@@ -128,7 +129,7 @@ export function Root() {
     atTable = true;
   }
   else if (s.room.table) body = <TableWaiting s={s} />;
-  else body = <RoomLobby s={s} />;
+  else body = <>{s.matchResult ? <MatchResultView s={s} /> : null}<RoomLobby s={s} /></>;
   return (
     <div class={`app lang-${app.prefs.lang}${atTable ? " at-table" : ""}`}>
       <Header s={s} />
