@@ -215,7 +215,9 @@ class ClusterNode:
         self.leases[task.id] = (lease, keeper)
         await self.redis.set(INVITE + task.invite, task.id)
         await self.redis.sadd(ROOMS, task.id)
-        self._list(task)
+        await self._listing(task)  # listed before its creator hears of it
+        if task.members:  # its first members (later ones come through members_changed)
+            await self.redis.mset({PLAYER + pid: task.id for pid in task.members})
 
     def _lost(self, task: RoomTask) -> None:
         """The lease was lost (not renewed in time): another node may own the room now; stop writing."""
@@ -254,13 +256,14 @@ class ClusterNode:
 
     def _list(self, task: RoomTask) -> None:
         """The room's entry in the shared lobby, as of when the write is done (its names learnt by then)."""
-        def write():
-            if task.closed or task.summary is None:  # private rooms are not listed
-                return self.redis.hdel(LOBBY, task.id)
-            online = [p for p in task.members if p in self.app.conns or p in self.proxies]
-            return self.redis.hset(LOBBY, task.id, pack({"summary": task.summary, "invite": task.invite,
-                                                         "online": online}))
-        self._ops.put_nowait(write)
+        self._ops.put_nowait(lambda: self._listing(task))
+
+    def _listing(self, task: RoomTask):
+        if task.closed or task.summary is None:  # private rooms are not listed
+            return self.redis.hdel(LOBBY, task.id)
+        online = [p for p in task.members if p in self.app.conns or p in self.proxies]
+        return self.redis.hset(LOBBY, task.id, pack({"summary": task.summary, "invite": task.invite,
+                                                     "online": online}))
 
     async def rooms(self, conn, msg: dict, req: tuple) -> None:
         """``rooms``: the public rooms of every node (listing.rooms over the shared lobby)."""

@@ -37,6 +37,14 @@ async def nodes(pg_url, redis_url):
     await stop(b)
 
 
+async def eventually(check, timeout: float = 10.0) -> None:
+    """Wait until ``check()`` holds (what one node writes reaches the others through Redis)."""
+    end = asyncio.get_running_loop().time() + timeout
+    while not check():
+        assert asyncio.get_running_loop().time() < end, "not reached in time"
+        await asyncio.sleep(0.02)
+
+
 def numbered(frames: list[dict]) -> list[int]:
     return [m["n"] for m in frames if "n" in m]
 
@@ -110,6 +118,11 @@ async def test_a_player_resuming_on_any_node_is_back_in_their_room_on_another(pg
         again = await back.wait_for(lambda m: m.get("t") == "snapshot")
         assert again["room"] == snap["room"] and again["you"]["seat"] is not None
         assert (await back.request({"t": "ready"}))["t"] == "ok"  # C forwards to B, the owner
+        await host.close()  # the room's maker too, from its first moment
+        host_back = await a.client()
+        r = await host_back.request({"t": "resume", "token": host.token})
+        assert r["t"] == "welcome" and r["room"] == snap["room"], r
+        await host_back.wait_for(lambda m: m.get("t") == "snapshot")
     finally:
         for n in (a, b, c):
             await stop(n)
@@ -122,7 +135,7 @@ async def test_a_remote_player_who_leaves_is_free_on_their_node(nodes):
     guest = await a.client(name="Guest")
     assert (await guest.request({"t": "join", "code": snap["info"]["invite"]}))["t"] == "ok"
     assert (await guest.request({"t": "leave"}))["t"] == "ok"
-    await asyncio.sleep(0.3)  # B tells A over the stream
+    await eventually(lambda: guest.player not in a.app.where)  # B tells A over the stream
     own = await guest.request({"t": "create", "config": FAST})  # not lobby/in_room
     assert own["t"] == "snapshot" and own["room"] in a.app.rooms
 
@@ -142,6 +155,9 @@ async def test_every_node_lists_the_public_rooms_of_every_node(nodes):
     assert [r["room"] for r in named["rooms"]] == [room_b]
     assert hidden["room"] not in {r["room"] for r in found["rooms"]}
     assert (await on_b.request({"t": "leave"}))["t"] == "ok"  # B's room empties and closes
-    await asyncio.sleep(0.3)
-    found = await on_a.request({"t": "rooms"})
+    for _ in range(200):
+        found = await on_a.request({"t": "rooms"})
+        if {r["room"] for r in found["rooms"]} == {room_a}:
+            break
+        await asyncio.sleep(0.05)
     assert {r["room"] for r in found["rooms"]} == {room_a}

@@ -94,19 +94,21 @@ async def test_a_node_leaves_rooms_another_node_owns_and_restores_those_of_a_kil
         snap = await host.request({"t": "create", "config": {"private": True}})
         assert (await host.request({"t": "ready"}))["t"] == "ok"
         # A starts while B owns the room: A must not restore it (two writers of one log)
+        check = redis.Redis.from_url(redis_url)
+        owner = check.get("gb:lease:room:" + snap["room"])
         a = serve(pg_url, redis_url)
         try:
             port_a = await port_of(a)
             other = await Client.open(f"ws://127.0.0.1:{port_a}/ws")
             r = await other.request({"t": "resume", "token": host.token})
-            assert r["t"] == "welcome" and r["room"] is None, r  # A does not run B's room
+            assert r["t"] == "welcome" and r["room"] == snap["room"], r  # through A, in B's room
+            assert check.get("gb:lease:room:" + snap["room"]) == owner  # B's lease, the same token
             await other.close()
         finally:
             end(a)
         b.kill()  # SIGKILL: B's lease is not given up, it expires (5 s)
         b.wait(10)
         await host.ws.wait_closed()
-        check = redis.Redis.from_url(redis_url)
         try:  # killed, B gave nothing up: its lease is still there until it expires
             assert check.get("gb:lease:room:" + snap["room"]) is not None
             await asyncio.sleep(5.5)
