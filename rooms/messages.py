@@ -30,7 +30,10 @@ class Outbound(NamedTuple):
     msg: dict
 
 
-_GAME_KINDS = frozenset((GameEvents, Answered, HintAsked))  # their messages carry the clock
+# What rendering each kind of effect reads of its moment (Room._moment captures only that).
+_TO, _HUMANS, _CLOCK, _INFO = 1, 2, 4, 8
+_NEEDS = {RoomChanged: _TO | _INFO, GameEvents: _TO | _HUMANS | _CLOCK, Announce: _TO, Notice: 0,
+          Answered: _CLOCK, HintAsked: _HUMANS | _CLOCK}
 
 
 def _hints_for(at: Moment, seat: int | None, playing: bool) -> bool:
@@ -45,14 +48,17 @@ def _shared(events: list) -> list:
 
 class RoomMessages:
     def _moment(self, effects: list[Effect]) -> Applied:
-        """``effects`` with what rendering them will read of the room as it is now (a live commit)."""
-        kinds = {type(x) for x in effects}
+        """``effects`` with what rendering them will read of the room as it is now (a live commit):
+        only what their kinds need (a claim answer, half the plays, needs the clock only)."""
+        need = 0
+        for x in effects:
+            need |= _NEEDS[type(x)]
         return Applied(effects, Moment(
             self.rseq, self.phase, self.match,
-            tuple((m.id, m.seat, m.hints) for m in self.members.values() if m.connected),
-            tuple(s is not None and s.bot is None for s in self.seats),
-            self._clock() if kinds & _GAME_KINDS else None,
-            self.info(True) if RoomChanged in kinds else None))
+            tuple([(m.id, m.seat, m.hints) for m in self.members.values() if m.connected]) if need & _TO else (),
+            tuple([s is not None and s.bot is None for s in self.seats]) if need & _HUMANS else (),
+            self._clock() if need & _CLOCK else None,
+            self.info(True) if need & _INFO else None))
 
     def render(self, applied: list[Applied]) -> list[Outbound]:
         """The members' messages for committed changes (rooms/effects.py), in order, each from its own
