@@ -355,7 +355,7 @@ class Seat:
             if time.monotonic() > end or gen.stopping:
                 break
             try:
-                conn = await WSClient.connect(self, gen.port)
+                conn = await WSClient.connect(self, gen.port_for(self))
             except (OSError, TimeoutError, ConnectionError) as e:
                 last = e
                 await asyncio.sleep(0.2 + random.random() * 0.3)
@@ -731,6 +731,10 @@ class Generator:
         self.tasks: set[asyncio.Task] = set()
         self._sweeper = None
         self.holding = False  # tables formed meanwhile wait for release(): nobody plays
+
+    def port_for(self, seat) -> int:
+        """The port a seat connects to (bench/cluster.py spreads seats over nodes)."""
+        return self.port
 
     def next_id(self) -> int:
         self._id += 1

@@ -1,0 +1,335 @@
+"""Cluster: nodes of ``guobiao serve --cluster redis://... --db postgresql://...`` under the load generator.
+
+    python bench/cluster.py [--tables 200] [--rounds 2] [--duration 20] [--warmup 5]
+                            [--cross-tables 40] [--rate 2] [--failover-tables 100] [--json out.json] [--smoke]
+
+A private Redis and PostgreSQL are started for the run (tests/support/services.py: own folder and
+port, stopped at the end); every run gets a fresh database and an emptied Redis. The generator is
+bench/loadgen.py's, in this process; nothing is pinned (two nodes need both cores), so the generator's
+own CPU and every core's busy time are printed: on a two-core machine it competes with the nodes.
+
+1. Throughput: ``--tables`` closed-loop tables (each acts as soon as answered) against 1 node, then 2
+   nodes (a table's four seats on one node, tables alternating), ``--rounds`` times, the order swapped
+   each round. Printed: actions/s, p99 action -> all seats, nodes' and generator's CPU; the ratio of
+   the 2-node mean to the 1-node mean.
+2. Cross-node latency: 4 nodes, ``--cross-tables`` paced tables (``--rate`` actions/s each) whose four
+   seats sit on four different nodes, against the same tables with all four seats on one node (tables
+   spread over the nodes), alternating, ``--rounds`` times. Printed: p50/p99 of each and the p99 ratio.
+3. Failover: 3 nodes, ``--failover-tables`` paced tables created on node 0 (seat 0 there, the others on
+   nodes 1 and 2); node 0 is killed (SIGKILL) and its players reconnect to the others. Printed: the
+   seconds from the kill until every table had an action acknowledged again, and, from the PostgreSQL
+   log (bench/loadgen.check_database, as bench/soak.py): acknowledged actions lost or duplicated.
+
+Without redis-server or PostgreSQL the script prints why and exits 77 (skipped), or 1 under CI=true.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import json
+import os
+import sqlite3
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bench.load import machine  # noqa: E402
+from bench.loadgen import (  # noqa: E402
+    ROOM_CONFIG, Generator, ServerProc, busy_pct, check_database, core_times, free_port, guobiao_argv, percentiles,
+    raise_nofile,
+)
+from tests.support import services  # noqa: E402
+
+SKIPPED = 77  # automake's "skipped" status; tests/test_bench_smoke.py skips on it
+
+
+class Services:
+    def __init__(self):
+        self.pg = self.redis = None
+        self.n = 0
+
+    def start(self) -> None:
+        pg_bin, redis_bin = services.pg_bin(), services.redis_bin()
+        if pg_bin is None or redis_bin is None:
+            raise LookupError("PostgreSQL" if pg_bin is None else "redis-server")
+        self.redis = services.start_redis(redis_bin)
+        self.pg = services.start_postgres(pg_bin)
+
+    def fresh(self) -> tuple[str, str]:
+        """A new database and an empty Redis: (PostgreSQL URL, Redis URL)."""
+        import redis
+        self.n += 1
+        name = f"bench{self.n}"
+        self.pg.psql(f"CREATE DATABASE {name}")
+        r = redis.Redis.from_url(self.redis.url)
+        r.flushall()
+        r.close()
+        return self.pg.url(name), self.redis.url
+
+    def stop(self) -> None:
+        for s in (self.redis, self.pg):
+            if s is not None:
+                s.stop()
+
+
+class Cluster:
+    """``n`` node processes on one database and one Redis."""
+
+    def __init__(self, n: int, db: str, redis_url: str, workdir: Path, tag: str, rate: float | None):
+        self.nodes = []
+        for i in range(n):
+            port = free_port()
+            argv = guobiao_argv(port, db, rate) + ["--cluster", redis_url]  # type: ignore[arg-type]
+            self.nodes.append(ServerProc(argv, port, workdir / f"{tag}-node{i}.log", cpu=None))
+        self.dead: set[int] = set()
+
+    async def start(self) -> None:
+        await asyncio.gather(*(asyncio.to_thread(node.start) for node in self.nodes))
+
+    async def stop(self) -> None:
+        await asyncio.gather(*(asyncio.to_thread(node.stop) for node in self.nodes))
+
+    def cpu(self) -> float:
+        return sum(n.cpu_seconds() for i, n in enumerate(self.nodes) if i not in self.dead)
+
+    def problems(self) -> int:
+        return sum(len(n.log_problems()) for n in self.nodes)
+
+
+class SpreadGenerator(Generator):
+    """Seats connect to the node ``place(table, seat)`` names; a seat of a dead node to a live one."""
+
+    def __init__(self, cluster: Cluster, place, *a, **kw):
+        self.cluster, self.place = cluster, place
+        super().__init__(cluster.nodes[0].port, *a, **kw)
+
+    def port_for(self, seat) -> int:
+        i = self.place(seat.table.no, seat.i) % len(self.cluster.nodes)
+        live = [k for k in range(len(self.cluster.nodes)) if k not in self.cluster.dead]
+        if i not in live:
+            i = live[(seat.table.no + seat.i) % len(live)]
+        return self.cluster.nodes[i].port
+
+
+async def play(cluster: Cluster, place, tables: int, rate: float | None, args, **kw) -> SpreadGenerator:
+    gen = SpreadGenerator(cluster, place, tables, rate, seed=args.seed, **kw)
+    await gen.connect_all()
+    gen.holding = True
+    await gen.form_all()
+    gen.start_tables()
+    gen.release()
+    return gen
+
+
+async def measure(cluster: Cluster, gen: Generator, args) -> dict:
+    gc.collect()
+    gc.disable()
+    try:
+        await asyncio.sleep(args.warmup)
+        c0, g0, w0, k0 = cluster.cpu(), os.times(), time.monotonic(), core_times()
+        gen.begin()
+        await asyncio.sleep(args.duration)
+        gen.end()
+        c1, g1, w1, k1 = cluster.cpu(), os.times(), time.monotonic(), core_times()
+    finally:
+        gc.enable()
+    await asyncio.sleep(1.5)
+    gen.settle_all()
+    wall = w1 - w0
+    lat = percentiles(gen.lat)
+    return {"actions_per_s": gen.actions / wall, "actions": gen.actions,
+            "latency_ms": {k: None if v is None else round(v * 1000, 2) for k, v in lat.items()},
+            "nodes_cpu_pct": 100 * (c1 - c0) / wall,
+            "generator_cpu_pct": 100 * ((g1.user + g1.system) - (g0.user + g0.system)) / wall,
+            "core_busy_pct": {c: round(v, 1) for c, v in busy_pct(k0, k1).items()},
+            "errors": dict(gen.errors)}
+
+
+def show(label: str, r: dict) -> None:
+    lat = r["latency_ms"]
+    print(f"  {label:<22} {r['actions_per_s']:9.1f} actions/s  p50 {lat['p50']} ms  p99 {lat['p99']} ms  "
+          f"nodes CPU {r['nodes_cpu_pct']:.0f} %  generator CPU {r['generator_cpu_pct']:.0f} %  "
+          f"cores busy {r['core_busy_pct']} %  errors {sum(r['errors'].values())} {r['errors'] or ''}", flush=True)
+
+
+async def one_run(svc: Services, workdir: Path, tag: str, nodes: int, place, tables: int, rate, args) -> dict:
+    db, redis_url = svc.fresh()
+    cluster = Cluster(nodes, db, redis_url, workdir, tag, 1000.0 if rate is None else None)
+    await cluster.start()
+    gen = None
+    try:
+        gen = await play(cluster, place, tables, rate, args)
+        r = await measure(cluster, gen, args)
+    finally:
+        if gen is not None:
+            await gen.stop()
+        await cluster.stop()
+    r["server_log_errors"] = cluster.problems()
+    return r
+
+
+async def throughput(svc: Services, workdir: Path, args) -> dict:
+    print(f"1. throughput: {args.tables} closed-loop tables, 1 node vs 2 nodes (a table's seats on one node)",
+          flush=True)
+    runs = {1: [], 2: []}
+    for rnd in range(args.rounds):
+        for k in ((1, 2) if rnd % 2 == 0 else (2, 1)):
+            r = await one_run(svc, workdir, f"tp{rnd}-{k}", k, lambda t, s: t, args.tables, None, args)
+            show(f"round {rnd + 1}, {k} node{'s' if k > 1 else ''}", r)
+            runs[k].append(r)
+    one = statistics.mean(r["actions_per_s"] for r in runs[1])
+    two = statistics.mean(r["actions_per_s"] for r in runs[2])
+    ratio = two / one if one else 0.0
+    print(f"  throughput ratio: 2 nodes {two:.1f} / 1 node {one:.1f} actions/s = {ratio:.2f} x (target >= 1.6)")
+    return {"runs": runs, "ratio": ratio}
+
+
+async def cross_node(svc: Services, workdir: Path, args) -> dict:
+    print(f"2. cross-node latency: 4 nodes, {args.cross_tables} tables at {args.rate:g} actions/s each", flush=True)
+    runs = {"one node": [], "four nodes": []}
+    places = {"one node": lambda t, s: t, "four nodes": lambda t, s: s}
+    for rnd in range(args.rounds):
+        for mode in (("one node", "four nodes") if rnd % 2 == 0 else ("four nodes", "one node")):
+            r = await one_run(svc, workdir, f"x{rnd}-{mode[0]}", 4, places[mode], args.cross_tables, args.rate, args)
+            show(f"round {rnd + 1}, seats on {mode}", r)
+            runs[mode].append(r)
+
+    def p99(mode):
+        return statistics.mean(r["latency_ms"]["p99"] or 0.0 for r in runs[mode])
+
+    ratio = p99("four nodes") / p99("one node") if p99("one node") else 0.0
+    print(f"  p99 ratio: four nodes {p99('four nodes'):.1f} ms / one node {p99('one node'):.1f} ms = {ratio:.2f} x "
+          f"(target <= 2)")
+    return {"runs": runs, "p99_ratio": ratio}
+
+
+async def pg_to_sqlite(url: str, path: Path) -> None:
+    """The tables check_database reads, copied from PostgreSQL into a SQLite file."""
+    import asyncpg
+    con = await asyncpg.connect(url)
+    try:
+        rooms = await con.fetch("SELECT id, code, closed_at FROM rooms")
+        actions = await con.fetch("SELECT room_id, n, entry FROM actions")
+        matches = await con.fetch("SELECT room_id, finished_at FROM matches")
+    finally:
+        await con.close()
+    db = sqlite3.connect(path)
+    db.executescript("CREATE TABLE rooms (id, code, closed_at); CREATE TABLE actions (room_id, n, entry);"
+                     " CREATE TABLE matches (room_id, finished_at);")
+    db.executemany("INSERT INTO rooms VALUES (?, ?, ?)", [tuple(r) for r in rooms])
+    db.executemany("INSERT INTO actions VALUES (?, ?, ?)", [tuple(r) for r in actions])
+    db.executemany("INSERT INTO matches VALUES (?, ?)", [tuple(r) for r in matches])
+    db.commit()
+    db.close()
+
+
+async def failover(svc: Services, workdir: Path, args) -> dict:
+    n = args.failover_tables
+    print(f"3. failover: 3 nodes, {n} tables owned by node 0 at {args.rate:g} actions/s each, node 0 killed",
+          flush=True)
+    db, redis_url = svc.fresh()
+    cluster = Cluster(3, db, redis_url, workdir, "failover", None)
+    await cluster.start()
+    gen = None
+    try:
+        place = lambda t, s: 0 if s == 0 else 1 + (t + s) % 2  # noqa: E731 - seat 0 creates the room on node 0
+        gen = await play(cluster, place, n, args.rate, args, expect_drops=True, record=True,
+                         room_config={**ROOM_CONFIG, "claim_min": 0}, request_timeout=30.0, reconnect_for=60.0)
+        await asyncio.sleep(args.warmup)
+        before = len(gen.record)
+        cluster.dead.add(0)
+        cluster.nodes[0].kill()
+        killed = time.monotonic()
+        mark = {t.room: None for t in gen.tables}
+        seen = before
+        while time.monotonic() - killed < args.failover_wait and any(v is None for v in mark.values()):
+            await asyncio.sleep(0.05)
+            now = time.monotonic() - killed
+            for room, *_ in gen.record[seen:]:
+                if room in mark and mark[room] is None:
+                    mark[room] = now
+            seen = len(gen.record)
+        back = [v for v in mark.values() if v is not None]
+        await asyncio.sleep(args.after)
+        errors, record = dict(gen.errors), gen.record
+        await gen.stop()
+        gen = None
+        await asyncio.sleep(1.0)
+    finally:
+        if gen is not None:
+            await gen.stop()
+        await cluster.stop()
+    copy = workdir / "failover.sqlite"
+    await pg_to_sqlite(db, copy)
+    check = check_database(copy, record)
+    r = {"tables": n, "tables_back": len(back), "seconds_until_all_back": max(back) if len(back) == n else None,
+         "seconds_until_half_back": sorted(back)[len(back) // 2] if back else None, "errors": errors,
+         "server_log_errors": cluster.problems(), **check}
+    all_back = r["seconds_until_all_back"]
+    print(f"  tables playing again: {len(back)} of {n}; all within "
+          f"{'%.1f s' % all_back if all_back is not None else 'NOT within %g s' % args.failover_wait} of the kill "
+          f"(median {r['seconds_until_half_back'] or 0:.1f} s; target: all within 10 s)")
+    print(f"  acknowledged actions {check['acked']}: lost {check['missing']}, duplicated {check['duplicated']}, "
+          f"acknowledged twice {check['acked_twice']}; log problems {check['log_problem_count']}")
+    print(f"  generator errors {sum(errors.values())} {errors or ''}; node log ERROR lines {r['server_log_errors']}")
+    return r
+
+
+async def main_async(args) -> int:
+    raise_nofile()
+    print(f"machine: {machine()}; load average {open('/proc/loadavg').read().split()[0]}", flush=True)
+    print(f"command: {' '.join([Path(sys.executable).name] + sys.argv)}", flush=True)
+    svc = Services()
+    try:
+        svc.start()
+    except LookupError as e:
+        print(f"skipped: {e} is not installed (CI=true: this must run)")
+        svc.stop()
+        return 1 if os.environ.get("CI") == "true" else SKIPPED
+    out = {"machine": machine(), "argv": sys.argv}
+    try:
+        with tempfile.TemporaryDirectory(prefix="guobiao-cluster-") as tmp:
+            workdir = Path(args.workdir) if args.workdir else Path(tmp)
+            workdir.mkdir(parents=True, exist_ok=True)
+            out["throughput"] = await throughput(svc, workdir, args)
+            out["cross_node"] = await cross_node(svc, workdir, args)
+            out["failover"] = await failover(svc, workdir, args)
+    finally:
+        svc.stop()
+    print(f"load average at the end {open('/proc/loadavg').read().split()[0]}")
+    if args.json:
+        Path(args.json).write_text(json.dumps(out, indent=1, default=str))
+    f = out["failover"]
+    return 0 if f["missing"] == 0 and f["duplicated"] == 0 and f["log_problem_count"] == 0 else 1
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--tables", type=int, default=200, help="closed-loop tables of the throughput runs")
+    ap.add_argument("--rounds", type=int, default=2, help="alternating rounds of each comparison")
+    ap.add_argument("--duration", type=float, default=20.0, help="seconds measured per run")
+    ap.add_argument("--warmup", type=float, default=5.0, help="seconds of play before measuring (or killing)")
+    ap.add_argument("--cross-tables", type=int, default=40)
+    ap.add_argument("--rate", type=float, default=2.0, help="actions a second per paced table")
+    ap.add_argument("--failover-tables", type=int, default=100)
+    ap.add_argument("--failover-wait", type=float, default=30.0, help="seconds to wait for every table to play")
+    ap.add_argument("--after", type=float, default=3.0, help="seconds of play after the failover")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--workdir", default=None, help="keep the node logs here")
+    ap.add_argument("--json", default=None)
+    ap.add_argument("--smoke", action="store_true", help="smallest sizes, under a minute (tests/test_bench_smoke.py)")
+    args = ap.parse_args(argv)
+    if args.smoke:
+        args.tables, args.rounds, args.duration, args.warmup = 2, 1, 1.0, 0.3
+        args.cross_tables, args.failover_tables, args.after, args.failover_wait = 2, 2, 0.5, 20.0
+    return asyncio.run(main_async(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
