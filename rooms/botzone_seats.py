@@ -20,6 +20,14 @@ from game.state import auto_action
 from rooms.config import PLAYING
 
 
+BOT_PREFIX = "bot:"  # a tournament's bot competitor is ``bot:<name>`` (never a player id: those are alphanumeric)
+
+
+def bot_name(pid) -> str | None:
+    """The external bot a tournament competitor's id names, or None for a player."""
+    return pid[len(BOT_PREFIX):] if isinstance(pid, str) and pid.startswith(BOT_PREFIX) else None
+
+
 @dataclass(frozen=True, slots=True)
 class ExternalBot:
     """A registered external bot as rooms see it (the server's ``bot_policies`` value for its name)."""
@@ -43,6 +51,17 @@ class Given:
 
 
 class ExternalSeats:
+    def _seat_at_table(self, seat: int, pid: str, now: float) -> None:
+        """A tournament's player (absent until they connect), or an external bot it registered as a
+        competitor (``bot:<name>``, rooms/tournament/competitors.py): a bot seat under that id. A bot
+        the server no longer registers (bots.toml changed) is played by the built-in ``fan`` bot."""
+        name = bot_name(pid)
+        if name is None:
+            self._add_member(pid, seat, now, connected=False)
+            return
+        self._add_bot(seat, name if self.external_level(name) else "fan")
+        self.seats[seat].id = pid
+
     def external_bot(self, p: int) -> ExternalBot | None:
         s = self.seats[p]
         if s is None or s.bot is None:
@@ -95,4 +114,4 @@ class ExternalSeats:
         return {"k": "act", "player": p, "action": action_dict(auto_action(m.hand, m.seat_of(p), win=False)), "by": why}
 
 
-__all__ = ["ExternalBot", "ExternalSeats"]
+__all__ = ["BOT_PREFIX", "ExternalBot", "ExternalSeats", "bot_name"]

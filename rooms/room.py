@@ -280,7 +280,7 @@ class Room(RoomTimers, ExternalSeats, RoomMessages):
             # to 托管 after the grace period, counted from here).
             for i, pid in enumerate(e["players"]):
                 if pid is not None:
-                    self._add_member(pid, i, now, connected=False)
+                    self._seat_at_table(i, pid, now)  # rooms/botzone_seats.py: a bot competitor too
             return [ROOM_CHANGED]
         for i, pid in enumerate(e["players"]):
             self._add_member(pid, i, now)

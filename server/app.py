@@ -123,9 +123,9 @@ class App(Connections, Auth, Frames, Commands, Lobby, Events, Replays, Api):
         self.quick = QuickMatch()
         self.quick_queue: asyncio.Queue = asyncio.Queue()
         # None: the rooms' own bot modules; external bots (docs/bots.md) are policies by name too
-        self.bots = botzone.policies(self.settings.bot_policies, self.settings.external_bots, self.rooms)
-        self.init_replays()  # server.replays: the replay files' and closed tournaments' caches
         self.tournaments: dict[str, TournamentTask] = {}
+        self.bots = botzone.policies(self.settings.bot_policies, self.settings.external_bots, self.rooms, self.tournaments)
+        self.init_replays()  # server.replays: the replay files' and closed tournaments' caches
         self.following: dict[str, TournamentTask] = {}  # player -> the tournament whose views they get
         self.addresses: Counter[str] = Counter()  # open websocket connections per remote address
         self.http_open: Counter[str] = Counter()  # HTTP connections being answered, per address

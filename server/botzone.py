@@ -20,7 +20,7 @@ import subprocess
 import tomllib
 from dataclasses import dataclass
 
-from rooms.botzone_seats import ExternalBot
+from rooms.botzone_seats import BOT_PREFIX, ExternalBot
 from rooms.config import BOT_LEVELS
 
 KEEP_RUNNING = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
@@ -120,20 +120,26 @@ def check_isolation(bots: dict[str, BotSpec]) -> None:
                              "(util-linux, unprivileged user namespaces): isolate them otherwise and set network = true")
 
 
-def policies(builtin: dict | None, bots: dict[str, BotSpec], rooms: dict | None = None) -> dict | None:
+def policies(builtin: dict | None, bots: dict[str, BotSpec], rooms: dict | None = None,
+             tournaments: dict | None = None) -> dict | None:
     """The rooms' ``bot_policies``: the built-in ones (None: the rooms' own modules) and each external bot,
-    which ``add_bot`` seats only while fewer than its ``seats`` hold it in ``rooms`` (id -> room task)."""
+    which ``add_bot`` seats only while fewer than its ``seats`` are held (``held``)."""
     if not bots:
         return builtin
 
     def free(spec: BotSpec):
-        def check() -> bool:
-            held = sum(1 for task in (rooms or {}).values() if not task.closed
-                       for s in task.room.seats if s is not None and s.bot == spec.name)
-            return held < spec.seats
-        return check
+        return lambda: held(spec.name, rooms or {}, tournaments or {}) < spec.seats
 
     return {**(builtin or {}), **{name: spec.policy(free(spec)) for name, spec in bots.items()}}
+
+
+def held(name: str, rooms: dict, tournaments: dict) -> int:
+    """The seats bot ``name`` holds: in open rooms (id -> room task), and one per tournament not over
+    that registered it as a competitor (docs/tournaments.md), which its tables' seats do not count again."""
+    competitor = BOT_PREFIX + name
+    seats = sum(1 for task in rooms.values() if not task.closed
+                for s in task.room.seats if s is not None and s.bot == name and s.id != competitor)
+    return seats + sum(1 for x in tournaments.values() if not x.t.over and competitor in x.t.players)
 
 
 def _limits(spec: BotSpec):

@@ -50,6 +50,8 @@ class TournamentOutbox(Protocol):
     store: Store  # persist: the tournament's log; its tables' logs read back
     conns: Mapping[str, Conn]  # who is online (seated at once, or counted late)
     rooms: Mapping[str, RoomTask]  # its tables' rooms, to hand them the referee's commands
+    tournaments: Mapping[str, TournamentTask]  # the seats bot competitors hold (server.botzone.held)
+    settings: Settings  # the external bots a tournament may register (docs/tournaments.md)
     linger: float  # seconds a finished tournament stays listed
 
     def now(self) -> float: ...

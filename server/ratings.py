@@ -22,8 +22,9 @@ ABANDONED_PLACE = 4  # a player who left during the match counts as last
 
 
 def is_bot(pid) -> bool:
-    """Seat ids of bots are ``bot-N`` (rooms.room); a player id is alphanumeric."""
-    return pid is None or pid.startswith("bot-")
+    """Seat ids of bots are ``bot-N`` (rooms.room) or ``bot:<name>`` (a tournament's bot competitor);
+    a player id is alphanumeric."""
+    return pid is None or pid.startswith(("bot-", "bot:"))
 
 
 def score_of(mu: float, sigma: float) -> float:

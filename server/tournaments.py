@@ -18,12 +18,14 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING
 
-from rooms.tournament import duplicate, effects as fx
+from rooms.botzone_seats import bot_name
+from rooms.tournament import duplicate, effects as fx, errors as E
+from rooms.tournament.competitors import bot_id
 from rooms.tournament.delta import Deltas, for_viewer
 from rooms.tournament.errors import TournamentError
 from rooms.text import disambiguate
 from rooms.tournament.tournament import Tournament
-from server import codec
+from server import botzone, codec
 from server.roomtask import next_item, table_report
 from server.roomitems import TICK, Command, Follow, Stop, System, TableEvent, Tick, Unfollow
 from server.store import StorageError
@@ -122,6 +124,8 @@ class TournamentTask:
             pid, conn, req, cmd = item.pid, item.conn, item.req, item.cmd
             try:
                 self.app.store.check_writable()  # server/storage: its log could not take the change
+                if isinstance(cmd, dict) and cmd.get("t") == "register_bot":
+                    self.check_bot(cmd.get("bot"))
                 effects = self.t.handle(pid, cmd, now)
             except (TournamentError, StorageError) as e:
                 self.app.reply(conn, req, codec.error(e.code, e.message))
@@ -155,7 +159,8 @@ class TournamentTask:
             if isinstance(e, fx.OpenTable):
                 self.app.seat_table(tasks[e.table], e)
                 # who is at the table as it opens; the room reports the others as they take their seats
-                taken = [i for i, p in enumerate(e.players) if p is not None and p in self.app.conns]
+                taken = [i for i, p in enumerate(e.players)
+                         if p is not None and (p in self.app.conns or bot_name(p) is not None)]  # a bot is there
                 self.put(TableEvent(e.table, {"t": "seats", "taken": taken}))
             elif isinstance(e, fx.TableCommand):
                 room = self.app.rooms.get(self.tables.get(e.table, ""))
@@ -228,7 +233,19 @@ class TournamentTask:
                 conn.push_shared(shared)
 
     async def learn_names(self) -> None:
-        self.names.update(await self.app.display_names(set(self.t.participants()) - self.names.keys()))
+        new = set(self.t.participants()) - self.names.keys()
+        self.names.update({p: name for p in new if (name := bot_name(p)) is not None})  # a bot: its name
+        self.names.update(await self.app.display_names({p for p in new if bot_name(p) is None}))
+
+    def check_bot(self, name) -> None:
+        """``register_bot``: a bot the server registered (bots.toml; never a program), with a seat free."""
+        specs = self.app.settings.external_bots
+        spec = specs.get(name) if isinstance(name, str) else None
+        if spec is None:
+            raise TournamentError(E.NO_BOT, f"no registered bot {name!r}; registered: {sorted(specs)}")
+        held = botzone.held(name, self.app.rooms, self.app.tournaments)
+        if bot_id(name) not in self.t.players and held >= spec.seats:
+            raise TournamentError(E.BOT_BUSY, f"bot {name!r} already holds its {spec.seats} seats")
 
     def view(self, pid: str) -> dict:
         """The core's view for ``pid`` with ``names`` (player id -> display name); the organiser and

@@ -34,10 +34,12 @@ NO_SANCTION = "tournament/no_sanction"
 ALREADY_CANCELLED = "tournament/already_cancelled"
 REFEREE_PLAYS = "tournament/referee_plays"  # a referee is never a player of the tournament, nor a player its referee
 NO_OFFER = "tournament/no_offer"  # accept_referee by an account the organiser did not name
+NO_BOT = "tournament/no_bot"  # register_bot: not a bot the server registered (bots.toml)
+BOT_BUSY = "tournament/bot_busy"  # register_bot: the bot already holds its ``seats``
 
 CODES = (BAD_CONFIG, BAD_COMMAND, BAD_EVENT, NOT_ORGANISER, NOT_REFEREE, NOT_REGISTERED, ALREADY_REGISTERED,
          FULL, CLOSED, STARTED, NOT_OPEN, ALREADY_CHECKED_IN, FORFEITED, SUSPENDED, SESSION_RUNNING, NO_SESSION,
          TOO_FEW, NO_TABLE, NOT_AT_TABLE, NO_HAND, BAD_SANCTION, NO_SANCTION, ALREADY_CANCELLED, REFEREE_PLAYS,
-         NO_OFFER)
+         NO_OFFER, NO_BOT, BOT_BUSY)
 
 __all__ = ["TournamentError", "CODES", *(n for n, v in list(globals().items()) if isinstance(v, str) and v in CODES)]

@@ -34,7 +34,7 @@ from rooms.tournament.table_events import OFFENCES
 from rooms.tournament import referee as referees
 from rooms.tournament.referee import text as _text
 from rooms.tournament.seating import meetings, seat_tables
-from rooms.tournament import duplicate, report
+from rooms.tournament import competitors, duplicate, report
 from rooms.tournament.report import BASE
 from rooms.tournament.standard import standings, team_standings
 
@@ -445,7 +445,7 @@ class Tournament:
         return next((s for s in self.sessions if s.state == PENDING), None)
 
     def _present(self, s: Session, pid: str) -> bool:
-        return not self.config.checkin_required or pid in s.checkins
+        return not self.config.checkin_required or pid in s.checkins or competitors.bot_name(pid) is not None
 
     def _absent(self, t: Table) -> list[int]:
         s = self.sessions[t.session - 1]
@@ -555,7 +555,7 @@ _COMMANDS = {
     "intentional_false_win": referees.cmd_intentional_false_win,
     "cancel_sanction": referees.cmd_cancel_sanction, "referee": referees.cmd_referee,
     "accept_referee": referees.cmd_accept_referee,
-    "cancel": Tournament._cmd_cancel,
+    "cancel": Tournament._cmd_cancel, "register_bot": competitors.cmd_register_bot,
 }
 # Each command's fields (rooms.fields), checked by the server before the tournament sees the command.
 _FIELDS = {
@@ -563,7 +563,7 @@ _FIELDS = {
     "sanction": {"player": opt(TEXT), "kind": req(TEXT), "points": opt(INT), "reason": req(TEXT),
                  "table": opt(TEXT), "hand": opt(INT), "public": opt(BOOL)},
     "cancel_sanction": {"sanction": req(INT), "reason": req(TEXT)}, "referee": {"player": req(TEXT)},
-    "accept_referee": {}, "cancel": {"reason": opt(TEXT)},
+    "accept_referee": {}, "cancel": {"reason": opt(TEXT)}, "register_bot": {"bot": req(TEXT)},
     "intentional_false_win": {"sanction": req(INT), "reason": opt(TEXT), "public": opt(BOOL)},
 }
 COMMAND_FIELDS = _FIELDS
