@@ -44,6 +44,12 @@ async def test_a_registered_bot_competes_in_a_tournament_and_is_ranked(tmp_path)
         bot_seat = room.table_players.index("bot:greedy-ok")
         assert any(p == bot_seat for p, _ in room.finished[-1]["actions"])  # it played its own answers
         v = await wait_view(org, lambda v: v["state"] == "finished")
+        # the referee (here the organiser) watches the table from the view's rooms and sees the faults
+        code = v["rooms"][v["sessions"][0]["tables"][0]["table"]]["code"]
+        assert (await org.request({"t": "watch", "code": code}))["t"] == "ok"
+        snap = await org.wait_for(lambda m: m.get("t") == "snapshot")
+        watched = next(s for s in snap["info"]["seats"] if s["id"] == "bot:greedy-ok")
+        assert watched["bot"] == "greedy-ok" and watched["faults"] == {}
         rows = {r["player"]: r for r in v["standings"]}
         assert set(rows) == {"bot:greedy-ok", *(c.player for c in ps)}
         assert v["names"]["bot:greedy-ok"] == "greedy-ok"
