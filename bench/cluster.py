@@ -47,6 +47,7 @@ from bench.loadgen import (  # noqa: E402
 from tests.support import services  # noqa: E402
 
 SKIPPED = 77  # automake's "skipped" status; tests/test_bench_smoke.py skips on it
+FAILED: list[str] = []  # runs that could not form their tables
 
 
 class Services:
@@ -166,11 +167,16 @@ async def one_run(svc: Services, workdir: Path, tag: str, nodes: int, place, tab
     try:
         gen = await play(cluster, place, tables, rate, args)
         r = await measure(cluster, gen, args)
+    except RuntimeError as e:  # a refusal while forming the tables: reported, the other runs go on
+        print(f"  {tag}: run FAILED: {e}", flush=True)
+        FAILED.append(f"{tag}: {e}")
+        r = None
     finally:
         if gen is not None:
             await gen.stop()
         await cluster.stop()
-    r["server_log_errors"] = cluster.problems()
+    if r is not None:
+        r["server_log_errors"] = cluster.problems()
     return r
 
 
@@ -181,10 +187,12 @@ async def throughput(svc: Services, workdir: Path, args) -> dict:
     for rnd in range(args.rounds):
         for k in ((1, 2) if rnd % 2 == 0 else (2, 1)):
             r = await one_run(svc, workdir, f"tp{rnd}-{k}", k, lambda t, s: t, args.tables, None, args)
+            if r is None:
+                continue
             show(f"round {rnd + 1}, {k} node{'s' if k > 1 else ''}", r)
             runs[k].append(r)
-    one = statistics.mean(r["actions_per_s"] for r in runs[1])
-    two = statistics.mean(r["actions_per_s"] for r in runs[2])
+    one = statistics.mean(r["actions_per_s"] for r in runs[1]) if runs[1] else 0.0
+    two = statistics.mean(r["actions_per_s"] for r in runs[2]) if runs[2] else 0.0
     ratio = two / one if one else 0.0
     print(f"  throughput ratio: 2 nodes {two:.1f} / 1 node {one:.1f} actions/s = {ratio:.2f} x (target >= 1.6)")
     return {"runs": runs, "ratio": ratio}
@@ -197,11 +205,13 @@ async def cross_node(svc: Services, workdir: Path, args) -> dict:
     for rnd in range(args.rounds):
         for mode in (("one node", "four nodes") if rnd % 2 == 0 else ("four nodes", "one node")):
             r = await one_run(svc, workdir, f"x{rnd}-{mode[0]}", 4, places[mode], args.cross_tables, args.rate, args)
+            if r is None:
+                continue
             show(f"round {rnd + 1}, seats on {mode}", r)
             runs[mode].append(r)
 
     def p99(mode):
-        return statistics.mean(r["latency_ms"]["p99"] or 0.0 for r in runs[mode])
+        return statistics.mean(r["latency_ms"]["p99"] or 0.0 for r in runs[mode]) if runs[mode] else 0.0
 
     ratio = p99("four nodes") / p99("one node") if p99("one node") else 0.0
     print(f"  p99 ratio: four nodes {p99('four nodes'):.1f} ms / one node {p99('one node'):.1f} ms = {ratio:.2f} x "
@@ -306,7 +316,10 @@ async def main_async(args) -> int:
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=1, default=str))
     f = out["failover"]
-    return 0 if f["missing"] == 0 and f["duplicated"] == 0 and f["log_problem_count"] == 0 else 1
+    out["failed_runs"] = FAILED
+    if FAILED:
+        print(f"failed runs: {len(FAILED)}")
+    return 0 if not FAILED and f["missing"] == 0 and f["duplicated"] == 0 and f["log_problem_count"] == 0 else 1
 
 
 def main(argv=None) -> int:
