@@ -30,11 +30,12 @@ from rooms.text import disambiguate
 from server import codec, fair
 from server.errors import INTERNAL, NOT_IN_ROOM
 from server.botzone_room import BotAnswer, RoomBots
-from server.taskfail import Failures
+from server.taskfail import Failures, moved, reply_moved
 from server.roomitems import (RESYNC, STOP, TICK, ChatAsked, Command, Connect, Disconnect, Handled,
                               HistoryAsked, Leave, Resync, SnapshotAsked, Stop, System, Tick, WatcherGone)
 from server.timedqueue import TimedQueue
 from server.store import STORAGE, StorageError
+from server.store_sql import Fenced
 
 if TYPE_CHECKING:  # pragma: no cover
     from server.outbox import RoomOutbox
@@ -198,6 +199,8 @@ class RoomTask:
                 self.queue.put_nowait(STOP)
             if isinstance(error, StorageError):
                 self.app.reply(conn, req, codec.error(error.code, error.message))
+            elif isinstance(error, Fenced):
+                reply_moved(self.app, conn, req)
             else:
                 self.app.reply(conn, req, codec.error(INTERNAL, "internal error"))
             return
@@ -218,6 +221,9 @@ class RoomTask:
                     return
                 try:
                     await self.step(item)
+                except Fenced:  # another node owns the room now: it stops here (docs/cluster.md)
+                    moved(self.app, item)
+                    continue
                 except Exception:  # a bug: reported, and the room goes on (server/taskfail.py)
                     self.failures.failed(self.app, item, self.app.now(), lambda: self.members)
                     continue

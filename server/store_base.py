@@ -18,7 +18,7 @@ import time
 from collections.abc import Callable
 
 from server.accounts import new_session_id
-from server.store_sql import StorageError, append_tournament, dumps, guarded_write, insert, one, run, token_hash
+from server.store_sql import Fenced, StorageError, append_tournament, dumps, guarded_write, insert, one, run, token_hash
 
 log = logging.getLogger("guobiao.store")
 
@@ -38,6 +38,11 @@ class StoreBase:
         self.fault: str | None = None
         self.on_fault: Callable[[str | None], None] | None = None
         self.on_commit: Callable[[float, int], None] | None = None  # (seconds, writes) of each group commit
+        # Cluster mode (docs/cluster.md "Fencing"): room id -> this process's fencing token, written with
+        # each write of the room's log (PostgreSQL refuses it once a larger one wrote); on_fenced hears
+        # the room id of each write so refused.
+        self._tokens: dict[int, int] = {}
+        self.on_fenced: Callable[[int], None] | None = None
         self._retry_in = self.RETRY_FIRST
 
     def storage_fault(self, e: BaseException) -> bool:
@@ -56,6 +61,11 @@ class StoreBase:
         for (room_id, *_, done), r in zip(batch, results):
             if r is not None:
                 self._broken.add(room_id)
+            if isinstance(r, Fenced) and self.on_fenced is not None:
+                try:
+                    self.on_fenced(room_id)
+                except Exception:
+                    log.exception("after room %s's write was fenced off", room_id)
             try:
                 done(r)
             except Exception:  # the caller's bug: the other writes' callers still hear
@@ -241,9 +251,24 @@ class StoreBase:
         if self.fault is not None:
             raise StorageError(f"{self.fault}: actions are refused until it can be written")
 
+    async def fence(self, code: str, token: int) -> int | None:
+        """Take the room ``code`` over with fencing token ``token``: recorded as its owner's token
+        unless a larger one is (then None: a newer owner exists), and carried by this process's writes
+        of its log from now on. Its id, or None. Done before the log is read, so that a former owner's
+        write either landed before (and is read) or is refused."""
+        async with self.transaction() as db:
+            changed = await run(db, "UPDATE rooms SET owner_token = ? WHERE code = ? AND owner_token <= ?",
+                                (token, code, token))
+            row = await one(db, "SELECT id FROM rooms WHERE code = ?", (code,)) if changed else None
+        if row is None:
+            return None
+        self._tokens[row["id"]] = token
+        return row["id"]
+
     @guarded_write
     async def close_room(self, room_id: int) -> None:
         self._next_n.pop(room_id, None)
+        self._tokens.pop(room_id, None)
         await self.execute("UPDATE rooms SET closed_at = ? WHERE id = ? AND closed_at IS NULL",
                               (time.time(), room_id))
 

@@ -21,7 +21,7 @@ import asyncpg
 
 from server.store import MIGRATIONS, migrations
 from server.store_base import StoreBase
-from server.store_sql import PgConn, StorageError, dumps, effect_statements, redact, run
+from server.store_sql import Fenced, PgConn, StorageError, dumps, effect_statements, redact, run
 
 log = logging.getLogger("guobiao.store")
 
@@ -38,6 +38,11 @@ FAULTS = (OSError, asyncio.TimeoutError, asyncpg.PostgresConnectionError, asyncp
 INSERT_ROWS = ("INSERT INTO actions (room_id, n, entry, at) SELECT r, n, e, a FROM"
                " unnest($1::bigint[], $2::bigint[], $3::text[], $4::float8[]) WITH ORDINALITY AS t(r, n, e, a, o)"
                " ORDER BY o")
+# Fencing (docs/cluster.md): the rooms' rows locked in id order (two writers of the same rooms cannot
+# deadlock), then each owner token raised only where no larger one has written.
+LOCK_ROOMS = "SELECT id FROM rooms WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE"
+FENCE = ("UPDATE rooms r SET owner_token = t.tok FROM unnest($1::bigint[], $2::bigint[]) AS t(id, tok)"
+         " WHERE r.id = t.id AND r.owner_token <= t.tok RETURNING r.id")
 
 
 class PgStore(StoreBase):
@@ -195,7 +200,7 @@ class PgStore(StoreBase):
             if not any(b[0] in self._broken for b in batch):
                 try:
                     async with con.transaction():
-                        await _write_rows(con, batch, now)
+                        await _write_rows(con, batch, now, self._tokens)
                     return [None] * len(batch)
                 except Exception as e:
                     if self.storage_fault(e):
@@ -213,7 +218,7 @@ class PgStore(StoreBase):
                     continue
                 try:
                     async with con.transaction():  # a savepoint
-                        await _write_rows(con, [write], now)
+                        await _write_rows(con, [write], now, self._tokens)
                     out.append(None)
                 except Exception as e:
                     if self.storage_fault(e):
@@ -223,9 +228,17 @@ class PgStore(StoreBase):
         return out
 
 
-async def _write_rows(con: asyncpg.Connection, batch: list, now: float) -> None:
+async def _write_rows(con: asyncpg.Connection, batch: list, now: float, tokens: dict[int, int]) -> None:
     """The log rows and match effects of ``batch`` (room, start, entries, effects), in the caller's
-    transaction."""
+    transaction; first the fencing tokens of its rooms that have one (``tokens``), raising Fenced
+    when a newer owner has written one of them."""
+    fenced = {b[0]: tokens[b[0]] for b in batch if b[0] in tokens}
+    if fenced:
+        ids = sorted(fenced)
+        await con.execute(LOCK_ROOMS, ids)
+        kept = {r["id"] for r in await con.fetch(FENCE, ids, [fenced[i] for i in ids])}
+        if kept != set(ids):
+            raise Fenced(f"rooms {sorted(set(ids) - kept)}: a newer owner has written the log")
     rows = [(room_id, start + i, dumps(e)) for room_id, start, entries, _ in batch for i, e in enumerate(entries)]
     if rows:
         await con.execute(INSERT_ROWS, [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows],

@@ -52,6 +52,11 @@ class StorageError(ProtocolError):
         super().__init__(STORAGE, message)
 
 
+class Fenced(Exception):
+    """A write of a room's log refused because a newer owner (a larger fencing token) has written it
+    (docs/cluster.md "Fencing"): this process no longer owns the room."""
+
+
 def guarded_write(fn):
     """A write on the store's connection: refused while writes are held back, and a failure of the
     storage's (disk full, the connection lost...: the store's ``FAULTS``) is a StorageError, which the

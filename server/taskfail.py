@@ -12,7 +12,7 @@ import logging
 from typing import Callable, Iterable
 
 from server import codec
-from server.errors import TASK_FAILED
+from server.errors import MOVED, TASK_FAILED
 from server.roomitems import Tick, asked, kind
 
 RETRY = 1.0  # seconds before a failed deadline (tick) is tried again
@@ -52,3 +52,17 @@ class Failures:
                         app.deliver(pid, push)
         except Exception:  # pragma: no cover - the report itself failed: the log has the first one
             self.log.exception("%s %s: reporting a failure failed", self.what, self.ident)
+
+
+
+def moved(app, item: tuple) -> None:
+    """The item's write was refused by fencing (docs/cluster.md): another node owns the room now and
+    nothing of it was done; the sender hears ``server/moved``, a snapshot from the new owner follows."""
+    frame = asked(item)
+    if frame is not None:
+        reply_moved(app, frame[1], frame[2])
+
+
+def reply_moved(app, conn, req) -> None:
+    app.reply(conn, req, codec.error(MOVED, "the room moved to another server: the snapshot that follows"
+                                            " shows whether this was done"))

@@ -30,6 +30,7 @@ from server.errors import MOVED, NO_ROOM
 from server.roomitems import (STOP, ChatAsked, Command, Connect, Disconnect, HistoryAsked, Leave,
                               SnapshotAsked)
 from server.roomtask import RoomTask
+from server.store_sql import StorageError
 
 log = logging.getLogger("guobiao.cluster")
 
@@ -155,6 +156,7 @@ class ClusterNode:
     async def start(self) -> None:
         await self.redis.ping()  # unreachable: the node does not start
         await self.redis.sadd(NODES, self.id)
+        self.app.store.on_fenced = self.fenced
         loop = asyncio.get_running_loop()
         self.tasks.append(loop.create_task(self._read(), name=f"cluster {self.id} reader"))
         self.tasks.append(loop.create_task(self._directory(), name=f"cluster {self.id} directory"))
@@ -198,17 +200,63 @@ class ClusterNode:
         """Before restoring a room from the log: its lease, or False when another node owns it. A room
         whose node died is restored by the first node to claim it once the lease expired."""
         lease = Lease(self.redis, "room:" + room_id, self.id, self.ttl)
-        if await lease.acquire() is None:
+        if await lease.acquire() is None or not await self._fence(room_id, lease):
             return False
         self._claimed[room_id] = lease
         return True
+
+    async def _fence(self, room_id: str, lease: Lease) -> bool:
+        """The lease's token recorded in PostgreSQL before the log is read or written (docs/cluster.md
+        "Fencing"): a former owner's later writes are refused. False (the lease given back) when a
+        newer owner's token is there, or the database cannot be written now."""
+        try:
+            if await self.app.store.fence(room_id, lease.token) is not None:
+                return True
+            log.error("room %s: a newer owner's token is in the database; not taken", room_id)
+        except StorageError as e:
+            log.warning("room %s: its fencing token not written (%s); not taken", room_id, e)
+        try:
+            await lease.release()
+        except (OSError, RedisError):
+            pass  # it expires
+        return False
+
+    def fenced(self, db_id: int) -> None:
+        """A write of a room's log was refused: a newer owner (a larger token) wrote it, so this node lost
+        the room, maybe before its lease's renewal noticed. The room stops here as on a lost lease (its
+        directory entries are the new owner's now); its members here get a snapshot from the new owner."""
+        task = next((t for t in self.app.rooms.values() if t.db_id == db_id), None)
+        if task is None or task.closed:
+            return
+        log.warning("room %s: a newer owner wrote its log; the room stops on this node", task.id)
+        held = self.leases.pop(task.id, None)
+        if held is not None:
+            held[1].cancel()
+        here = [pid for pid, where in self.app.where.items() if where is task and pid in self.app.conns]
+        self.app.room_gone(task)
+        task.put(STOP)
+        asyncio.get_running_loop().create_task(self._follow(task.id, here))
+
+    async def _follow(self, room_id: str, pids: list[str]) -> None:
+        """The members here of a room that moved away, pointed at its owner, which sends each a snapshot."""
+        try:
+            owner = await holder(self.redis, "room:" + room_id)
+        except (OSError, RedisError):
+            owner = None
+        if owner is None or owner[0] == self.id:
+            return  # no owner now: they resume when one takes it over (presence)
+        for pid in pids:
+            conn = self.app.conns.get(pid)
+            if conn is not None and pid not in self.app.where:
+                remote = self.app.where[pid] = RemoteRoom(self, owner[0], room_id)
+                remote.reconnect(pid, conn)
 
     async def room_opened(self, task: RoomTask) -> None:
         """A room made (or restored) here: its lease, then its invite code in the directory."""
         lease = self._claimed.pop(task.id, None)
         if lease is None:
             lease = Lease(self.redis, "room:" + task.id, self.id, self.ttl)
-            if await lease.acquire() is None:
+            if await lease.acquire() is None or not await self._fence(task.id, lease):
                 raise RuntimeError(f"room {task.id} is owned by another node")
         keeper = asyncio.get_running_loop().create_task(lease.keep(lambda: self._lost(task)),
                                                         name=f"lease {task.id}")

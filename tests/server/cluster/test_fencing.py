@@ -1,0 +1,94 @@
+"""Fencing of a room's log in PostgreSQL (docs/cluster.md "Fencing"): each write of a cluster node
+carries its lease's token, and one from an owner older than the last writer is refused, so a paused
+former owner cannot win a row after the takeover."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from server.cluster.lease import holder
+from server.store import open_store
+from server.store_sql import Fenced
+from tests.server.cluster.test_nodes import eventually, start_node
+from tests.server.conftest import FAST, stop
+
+pytestmark = pytest.mark.postgres
+
+
+async def test_a_stale_owner_cannot_win_a_row_after_the_new_owner_read_the_log(pg_url):
+    old, new = await open_store(pg_url), await open_store(pg_url)
+    refused: list[int] = []
+    old.on_fenced = refused.append
+    try:
+        rid = await old.add_room("r00000001", {}, None, [{"k": "create"}])
+        assert await old.fence("r00000001", 1) == rid
+        await old.write(rid, 1, [{"k": "old 1"}])
+        # The lease expired while the old owner was paused: the new one takes token 2, then reads the log.
+        assert await new.fence("r00000001", 2) == rid
+        (room,) = await new.open_rooms()
+        assert [e["k"] for e in room["log"]] == ["create", "old 1"]
+        # The old owner wakes up and writes the row the new owner is about to write: refused.
+        with pytest.raises(Fenced):
+            await old.write(rid, 2, [{"k": "old 2"}])
+        assert refused == [rid]
+        await new.write(rid, 2, [{"k": "new 2"}])
+        (room,) = await new.open_rooms()
+        assert [e["k"] for e in room["log"]] == ["create", "old 1", "new 2"]  # nothing of the stale write
+        assert await old.fence("r00000001", 1) is None  # nor can it take the room back with its old token
+    finally:
+        await old.close()
+        await new.close()
+
+
+async def test_a_refused_write_fails_only_its_own_room_in_a_shared_commit(pg_url):
+    old, new = await open_store(pg_url), await open_store(pg_url)
+    try:
+        fenced = await old.add_room("r00000001", {}, None, [{"k": "create"}])
+        other = await old.add_room("r00000002", {}, None, [{"k": "create"}])
+        await old.fence("r00000001", 1)
+        await old.fence("r00000002", 1)
+        await new.fence("r00000001", 2)
+        results = await asyncio.gather(old.write(fenced, 1, [{"k": "stale"}]), old.write(other, 1, [{"k": "kept"}]),
+                                       return_exceptions=True)
+        assert isinstance(results[0], Fenced) and results[1] is None
+        assert await old.log_length(fenced) == 1 and await old.log_length(other) == 2
+    finally:
+        await old.close()
+        await new.close()
+
+
+async def test_a_node_whose_write_is_refused_stops_owning_the_room(pg_url, redis_url):
+    a = await start_node(pg_url, redis_url)
+    b = await start_node(pg_url, redis_url)
+    try:
+        host = await b.client(name="Host")
+        snap = await host.request({"t": "create", "config": FAST})
+        room = snap["room"]
+        task = b.app.rooms[room]
+        rows = await b.app.store.log_length(task.db_id)
+        # B is paused past its lease's expiry: its renewal stops and the key expires (deleted here).
+        b.app.cluster.leases[room][1].cancel()
+        await b.app.cluster.redis.delete("gb:lease:room:" + room)
+        assert await a.app.cluster.take_over() == [room]
+        assert (await holder(a.app.cluster.redis, "room:" + room))[0] == a.app.cluster.id
+        taken = await a.app.store.log_length(a.app.rooms[room].db_id)
+        host.inbox.clear()
+        # B wakes up and writes an action of its member: refused, and B drops the room.
+        r = await host.request({"t": "add_bot"})
+        assert r["t"] == "error" and r["code"] == "server/moved", r
+        assert room not in b.app.rooms and room not in b.app.cluster.leases
+        # its member there is pointed at the new owner, which sends the room as it is (no bot added)
+        again = await host.wait_for(lambda m: m.get("t") == "snapshot")
+        assert again["room"] == room and again["rseq"] >= snap["rseq"]
+        assert sorted(again["info"]["names"].values()) == ["Host"], again["info"]
+        assert taken > rows
+        assert await a.app.store.log_length(a.app.rooms[room].db_id) == taken  # nothing of B's write
+        assert (await host.request({"t": "add_bot"}))["t"] == "ok"  # and plays on through B to A
+        # A still owns it and the room is still in the shared directory (B did not remove it).
+        assert (await holder(a.app.cluster.redis, "room:" + room))[0] == a.app.cluster.id
+        assert await a.app.cluster.redis.sismember("gb:rooms", room)
+    finally:
+        await stop(a)
+        await stop(b)
