@@ -413,7 +413,10 @@ class ClusterNode:
                 log.warning("cluster: looking for rooms to take over failed (%s)", e)
 
     async def take_over(self) -> list[str]:
-        """Restore here the open rooms nobody holds the lease of; their ids."""
+        """Restore here the open rooms nobody holds the lease of; their ids. None while this node stops
+        (its rooms are being stopped: one restored now would be left running)."""
+        if self.app.stopping:
+            return []
         ids = [i.decode() if isinstance(i, bytes) else i for i in await self.redis.smembers(ROOMS)]
         ids = [i for i in ids if i not in self.leases]
         if not ids:
@@ -423,7 +426,9 @@ class ClusterNode:
             pipe.exists("gb:lease:room:" + i)
         held = await pipe.execute()
         claimed = [i for i, h in zip(ids, held) if not h and await self.claim(i)]
-        if not claimed:
+        if not claimed or self.app.stopping:
+            for room_id in claimed:
+                await self._claimed.pop(room_id).release()
             return []
         taken = []
         for r in await self.app.store.open_rooms():
