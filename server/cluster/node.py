@@ -432,7 +432,7 @@ class ClusterNode:
             return []
         taken = []
         for r in await self.app.store.open_rooms():
-            if r["code"] in claimed and r["log"]:
+            if r["code"] in claimed and r["log"] and not self.app.stopping:
                 task = await self.app.restore_room(r)
                 if task is not None:
                     taken.append(task)
@@ -440,7 +440,7 @@ class ClusterNode:
             lease = self._claimed.pop(room_id, None)
             if lease is not None:
                 await lease.release()
-                if not any(t.id == room_id for t in taken):
+                if not any(t.id == room_id for t in taken) and not self.app.stopping:  # (stopping: still open)
                     await self.redis.srem(ROOMS, room_id)
         nodes = [n.decode() if isinstance(n, bytes) else n for n in await self.redis.smembers(NODES)]
         for task in taken:
