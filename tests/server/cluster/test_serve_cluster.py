@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -196,18 +197,22 @@ async def test_the_rooms_of_a_killed_node_are_taken_over_by_a_running_node_and_p
 
 
 @pytest.mark.postgres
-async def test_workers_start_nodes_sharing_one_port_that_play_together(pg_url, redis_url):
+async def test_workers_start_nodes_sharing_one_port_that_play_together(pg_url, redis_url, tmp_path):
     port = free_port()
     argv = [sys.executable, "-m", "server.cli", "serve", "--port", str(port), "--db", pg_url, "--cluster", redis_url,
             "--workers", "2", "--log-level", "WARNING"]
-    proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            env={**os.environ, "PYTHONUNBUFFERED": "1"})
+    # The nodes' log goes to a file: a pipe nobody reads fills up and blocks a node that logs (and then
+    # cannot stop); the whole group is killed if it does not stop, so no node outlives the test.
+    log = open(tmp_path / "nodes.log", "w+")
+    proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=log, text=True,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"}, start_new_session=True)
     try:
         lines = []
         while len([x for x in lines if "serving on" in x]) < 2:
             line = await asyncio.wait_for(asyncio.to_thread(proc.stdout.readline), 30)
-            assert line, proc.stderr.read()
+            assert line, (tmp_path / "nodes.log").read_text()
             lines.append(line)
+        drain = asyncio.create_task(asyncio.to_thread(proc.stdout.read))
         assert all(f":{port}/" in x for x in lines if "serving on" in x)  # both nodes on the one port
         nodes = redis.Redis.from_url(redis_url)
         try:
@@ -227,6 +232,13 @@ async def test_workers_start_nodes_sharing_one_port_that_play_together(pg_url, r
             await c.close()
     finally:
         proc.terminate()  # passed on to both nodes
-        assert proc.wait(30) == 0
+        try:
+            code = proc.wait(30)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            code = proc.wait(10)
+        log.close()
+        if "drain" in locals():
+            await drain
         proc.stdout.close()
-        proc.stderr.close()
+        assert code == 0, (tmp_path / "nodes.log").read_text()[-4000:]
