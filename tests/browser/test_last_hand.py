@@ -62,23 +62,7 @@ def test_last_hands_result_shows_before_the_final_ranking(browser, server, fast,
 def test_back_to_the_lobby_works_after_the_server_closed_the_finished_room(browser, server, fast, scripted_wall, artifacts, width, height):
     """A final ranking left open: the server closes the idle room (30 min after the match, here at once);
     "Back to the lobby" still leads to the lobby (it used to do nothing until a reload)."""
-    scripted_wall(arrange_wall([parse_tiles(OURS)] + [parse_tiles(h) for h in OTHERS]))
-    ctx = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
-    page = ctx.new_page()
-    sign_in(page, server.url, "Idle")
-    create_room(page, "guobiao", hands=4)
-    add_bots(page, 3)
-    page.click("[data-action=start]")
-    end = time.monotonic() + 120
-    while page.locator("[data-action=show-ranking]").count() == 0 and time.monotonic() < end:
-        for sel in ("[data-testid=actions] [data-action=win]", "[data-testid=hand-result] [data-action=continue]"):
-            b = page.locator(sel)
-            if b.count():
-                try:
-                    b.first.click(timeout=1000)
-                except Exception:
-                    pass
-        page.wait_for_timeout(100)
+    ctx, page = play_to_the_last_result(browser, server, scripted_wall, width, height, "Idle")
     to_final_ranking(page, timeout=TIMEOUT)
     room_id = page.evaluate("() => window.guobiao.state.room.id")
     # What the room's tick does when the room has been idle for its idle_after.
@@ -100,10 +84,28 @@ def test_a_reload_at_the_end_of_the_match_shows_the_final_ranking_again(browser,
                                                                         width, height):
     """A reload (or a phone waking up) on the last hand's result or the ranking: the ranking is shown
     again, not an empty room lobby with no word of how the match ended."""
+    ctx, page = play_to_the_last_result(browser, server, scripted_wall, width, height, "Reloader")
+    expect(page.locator("[data-action=show-ranking]")).to_be_visible(timeout=TIMEOUT)
+    page.reload()
+    ranking = page.locator("[data-testid=match-result]")
+    expect(ranking).to_be_visible(timeout=TIMEOUT)
+    expect(ranking.locator(".ranking li")).to_have_count(4)
+    expect(ranking.locator("[data-testid=scoreboard] tbody tr")).to_have_count(4)
+    assert_inside_viewport(page, "[data-testid=match-result] .ranking li >> nth=0")
+    assert_inside_viewport(page, "[data-testid=match-result] button:has-text('Back to the lobby')")
+    shot(page, artifacts, f"reload-final-ranking-{width}x{height}")
+    page.locator("[data-testid=match-result] button", has_text="Back to the lobby").click()
+    expect(page.locator("[data-action=create]")).to_be_visible(timeout=TIMEOUT)
+    ctx.close()
+
+
+def play_to_the_last_result(browser, server, scripted_wall, width, height, name):
+    """A 4-hand 国标 match with three bots, every hand won at once, played until the last hand's result
+    offers the ranking."""
     scripted_wall(arrange_wall([parse_tiles(OURS)] + [parse_tiles(h) for h in OTHERS]))
     ctx = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
     page = ctx.new_page()
-    sign_in(page, server.url, "Reloader")
+    sign_in(page, server.url, name)
     create_room(page, "guobiao", hands=4)
     add_bots(page, 3)
     page.click("[data-action=start]")
@@ -117,15 +119,4 @@ def test_a_reload_at_the_end_of_the_match_shows_the_final_ranking_again(browser,
                 except Exception:
                     pass
         page.wait_for_timeout(100)
-    expect(page.locator("[data-action=show-ranking]")).to_be_visible(timeout=TIMEOUT)
-    page.reload()
-    ranking = page.locator("[data-testid=match-result]")
-    expect(ranking).to_be_visible(timeout=TIMEOUT)
-    expect(ranking.locator(".ranking li")).to_have_count(4)
-    expect(ranking.locator("[data-testid=scoreboard] tbody tr")).to_have_count(4)
-    assert_inside_viewport(page, "[data-testid=match-result] .ranking li >> nth=0")
-    assert_inside_viewport(page, "[data-testid=match-result] button:has-text('Back to the lobby')")
-    shot(page, artifacts, f"reload-final-ranking-{width}x{height}")
-    page.locator("[data-testid=match-result] button", has_text="Back to the lobby").click()
-    expect(page.locator("[data-action=create]")).to_be_visible(timeout=TIMEOUT)
-    ctx.close()
+    return ctx, page
