@@ -69,16 +69,7 @@ async def test_kill_9_mid_hand_and_recover(tmp_path):
 
         rng = random.Random(5)
         plays = [asyncio.ensure_future(play(c, rng, enough, timeout=30, on_msg=count)) for c in cs]
-        await asyncio.wait(plays, return_when=asyncio.FIRST_COMPLETED)
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.wait()
-        for p in plays:
-            p.cancel()
-        await asyncio.gather(*plays, return_exceptions=True)
-        assert not any(m.get("t") == "hand_result" for c in cs for m in c.frames), "killed too late"
-        seen_rseq = max(m["rseq"] for c in cs for m in c.frames if "rseq" in m)
-        acked = [(i, a) for i, c in enumerate(cs) for rid, a in c.sent_acts.items()
-                 if any(m.get("re") == rid and m.get("t") == "ok" for m in c.frames)]
+        seen_rseq, acked = await kill_while_playing(proc, cs, plays)
         assert len(acked) >= 10
         before = room_log(db)
     finally:
@@ -146,3 +137,19 @@ async def test_sigint_shuts_down_cleanly(tmp_path):
     assert code == 1001  # going away
     assert not (tmp_path / "i.db-wal").exists() or (tmp_path / "i.db-wal").stat().st_size == 0
     assert "Traceback" not in log.read_text()
+
+
+async def kill_while_playing(proc, cs, plays) -> tuple[int, list]:
+    """SIGKILL the server as soon as one client has played enough, before the hand ends: the highest
+    ``rseq`` any client saw, and every (seat, action) the server acknowledged."""
+    await asyncio.wait(plays, return_when=asyncio.FIRST_COMPLETED)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    for p in plays:
+        p.cancel()
+    await asyncio.gather(*plays, return_exceptions=True)
+    assert not any(m.get("t") == "hand_result" for c in cs for m in c.frames), "killed too late"
+    seen_rseq = max(m["rseq"] for c in cs for m in c.frames if "rseq" in m)
+    acked = [(i, a) for i, c in enumerate(cs) for rid, a in c.sent_acts.items()
+             if any(m.get("re") == rid and m.get("t") == "ok" for m in c.frames)]
+    return seen_rseq, acked

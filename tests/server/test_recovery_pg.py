@@ -4,7 +4,6 @@ and play goes on, the bot's too, with no action lost or repeated."""
 
 import asyncio
 import json
-import os
 import random
 import signal
 
@@ -13,7 +12,7 @@ import pytest
 
 from tests.server.client import Client, play
 from tests.server.conftest import FAST
-from tests.server.test_recovery import spawn
+from tests.server.test_recovery import kill_while_playing, spawn
 
 pytestmark = pytest.mark.postgres
 
@@ -58,16 +57,7 @@ async def test_a_postgres_server_killed_mid_hand_resumes_with_nothing_lost(tmp_p
 
         plays = [asyncio.ensure_future(play(c, random.Random(i), enough, timeout=60, on_msg=count))
                  for i, c in enumerate(cs)]
-        await asyncio.wait(plays, return_when=asyncio.FIRST_COMPLETED)
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.wait()
-        for p in plays:
-            p.cancel()
-        await asyncio.gather(*plays, return_exceptions=True)
-        assert not any(m.get("t") == "hand_result" for c in cs for m in c.frames), "killed too late"
-        seen_rseq = max(m["rseq"] for c in cs for m in c.frames if "rseq" in m)
-        acked = [(i, a) for i, c in enumerate(cs) for rid, a in c.sent_acts.items()
-                 if any(m.get("re") == rid and m.get("t") == "ok" for m in c.frames)]
+        seen_rseq, acked = await kill_while_playing(proc, cs, plays)
         before = await room_log(pg_url)
     finally:
         if proc.poll() is None:
