@@ -1,6 +1,6 @@
 """External bots as competitors (docs/tournaments.md "Bots as competitors"): the organiser registers a
-bot the server registered (bots.toml, docs/bots.md) by its name; it plays under the id ``bot:<name>``,
-seated like a player, always present (it needs no check-in), and ranked in the standings. The server
+bot the server registered (bots.toml, docs/bots.md) by its name, and may take it out again before the
+start; it plays under the id ``bot:<name>``, seated like a player, always present (it needs no check-in), and ranked in the standings. The server
 checks the name against its registry and the bot's ``seats`` before the tournament sees the command.
 """
 
@@ -33,4 +33,18 @@ def cmd_register_bot(tour, pid, cmd, now):
     return [{"k": "register", "player": bot_id(name), "team": None}]
 
 
-__all__ = ["bot_id", "bot_name", "cmd_register_bot"]
+def cmd_unregister_bot(tour, pid, cmd, now):
+    """``{"t": "unregister_bot", "bot": name}``, by the organiser before the start, as ``unregister``
+    for a player. The name is not checked against bots.toml: a bot the server no longer registers can
+    still be taken out."""
+    tour._organiser(pid)
+    tour._before_start(now, E.STARTED)
+    name = cmd.get("bot")
+    if not isinstance(name, str) or not NAME.fullmatch(name):
+        raise TournamentError(E.BAD_COMMAND, "bot: the name of a registered external bot")
+    if bot_id(name) not in tour.players:
+        raise TournamentError(E.NOT_REGISTERED, f"bot {name!r} is not registered")
+    return [{"k": "unregister", "player": bot_id(name)}]
+
+
+__all__ = ["bot_id", "bot_name", "cmd_register_bot", "cmd_unregister_bot"]

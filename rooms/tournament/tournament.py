@@ -556,6 +556,7 @@ _COMMANDS = {
     "cancel_sanction": referees.cmd_cancel_sanction, "referee": referees.cmd_referee,
     "accept_referee": referees.cmd_accept_referee,
     "cancel": Tournament._cmd_cancel, "register_bot": competitors.cmd_register_bot,
+    "unregister_bot": competitors.cmd_unregister_bot,
 }
 # Each command's fields (rooms.fields), checked by the server before the tournament sees the command.
 _FIELDS = {
@@ -564,6 +565,7 @@ _FIELDS = {
                  "table": opt(TEXT), "hand": opt(INT), "public": opt(BOOL)},
     "cancel_sanction": {"sanction": req(INT), "reason": req(TEXT)}, "referee": {"player": req(TEXT)},
     "accept_referee": {}, "cancel": {"reason": opt(TEXT)}, "register_bot": {"bot": req(TEXT)},
+    "unregister_bot": {"bot": req(TEXT)},
     "intentional_false_win": {"sanction": req(INT), "reason": opt(TEXT), "public": opt(BOOL)},
 }
 COMMAND_FIELDS = _FIELDS

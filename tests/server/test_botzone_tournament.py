@@ -82,3 +82,26 @@ async def test_a_client_cannot_register_an_unknown_bot_or_a_program(tmp_path):
         assert [r["player"] for r in v["standings"]] == ["bot:greedy-ok"]
     finally:
         await stop(running)
+
+
+async def test_unregister_bot_frees_the_seat_the_tournament_held(tmp_path):
+    one = spec()
+    one = type(one)(**{**{f: getattr(one, f) for f in one.__dataclass_fields__}, "seats": 1})
+    running = await start_with(tmp_path, one)
+    try:
+        org = await running.client(name="Org")
+        first, other = await create(org), await create(org)
+        assert (await org.request(cmd(first, t="register_bot", bot="greedy-ok")))["t"] == "ok"
+        assert (await org.request(cmd(other, t="register_bot", bot="greedy-ok")))["code"] == "tournament/bot_busy"
+        p = await running.client(name="P")
+        r = await p.request(cmd(first, t="unregister_bot", bot="greedy-ok"))
+        assert r["code"] == "tournament/not_organiser"
+        r = await org.request(cmd(other, t="unregister_bot", bot="greedy-ok"))
+        assert r["code"] == "tournament/not_registered"
+        assert (await org.request(cmd(first, t="unregister_bot", bot="greedy-ok")))["t"] == "ok"
+        v = await wait_view(org, lambda v: v["id"] == first and not v["players"])
+        assert v["standings"] == []
+        # its one seat is free again: the other tournament may enter it now
+        assert (await org.request(cmd(other, t="register_bot", bot="greedy-ok")))["t"] == "ok"
+    finally:
+        await stop(running)
