@@ -126,6 +126,7 @@ class DuplicateHolder(TypedDict):
     """One table's holder of a wind seat of a deal (rooms/tournament/duplicate.py)."""
     table: str
     room_seat: int
+    slot: int  # the holder's rank at its table when seated (0 = best): the seat turn is by slot
     player: str | None
     points: int  # 盘分
     compared: bool

@@ -9,8 +9,11 @@ in the ``session_start`` entry and the view; the seed and the salt are shown onc
 
 Who held the same tiles: in hand h a table's wind seat w is played by the player who sat down at room
 seat ``game.match.player_in(w, h)`` (decisions.md item 8 moves the players through the winds). Every
-table follows the same scheme, so the holders of seat w of deal h are the players of that room seat at
-every table of the session.
+table follows the same scheme and deals the same walls, so the dealer, the prevailing wind and the
+tiles of wind seat w in deal h are the same at every table, and the holders are the players of that
+room seat. The seating turns the seats of table i by ``seating.shift(i)`` (``seating.rotate``): each
+table's players are ranked into slots 0..3 (best first), and slot s sits at room seat s - shift, so
+across four consecutive tables each hand's tiles reach each slot once.
 
 Scoring (our formula): per deal and wind seat, each holder's 盘分 minus the mean 盘分 of the holders
 compared; a player's duplicate score is the sum over the deals. A holder is compared where the deal was
@@ -25,6 +28,7 @@ from fractions import Fraction
 from game.match import player_in
 from rooms.room import match_seed
 from rooms.tournament import report
+from rooms.tournament.seating import shift
 from rooms.tournament.states import DONE
 
 _ROUND = 2  # decimals shown
@@ -82,7 +86,8 @@ def _holder(t, row: dict, h: int) -> dict:
     points = row["points"][h - 1] if h <= len(row["points"]) else 0
     compared = (rec is not None and not rec.get("void") and row["player"] is not None
                 and row["substituted"] is None and row["ranked"])
-    return {"table": t.key, "room_seat": row["seat"], "player": row["player"], "points": points,
+    return {"table": t.key, "room_seat": row["seat"], "slot": (row["seat"] + shift(t.number)) % 4,
+            "player": row["player"], "points": points,
             "compared": compared, "diff": None, "replay": t.replay}
 
 

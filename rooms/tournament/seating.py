@@ -21,6 +21,9 @@ Methods (the first session is always random: there are no standings yet):
 Bots (``random``, ``standing``, ``swiss``): at most one per table while there are enough tables, on the
 last tables (with 5 players: a table of 3 and one of 2 humans, never 4 + 1). ``snake`` puts them at
 the bottom of the standings, so they land where the quarters put the last players.
+
+Duplicate events (``duplicate=True``) keep each table in the method's order (best first) and turn
+table i's seats by ``shift(i)`` instead of drawing them (``rotate``).
 """
 
 from __future__ import annotations
@@ -61,9 +64,11 @@ def meetings(sessions: Sequence[Sequence[Sequence[str | None]]]) -> dict[tuple[s
 
 
 def seat_tables(method: str, ranked: Sequence[str], rng: random.Random, *, first: bool,
-                met: Mapping[tuple[str, str], int] | None = None, lookahead: bool = False) -> list[list[str | None]]:
+                met: Mapping[tuple[str, str], int] | None = None, lookahead: bool = False,
+                duplicate: bool = False) -> list[list[str | None]]:
     """The tables of a session; see the module doc. ``ranked``: distinct player ids, best first;
-    ``met``: earlier meetings (``meetings``); ``lookahead``: another session follows (Swiss only)."""
+    ``met``: earlier meetings (``meetings``); ``lookahead``: another session follows (Swiss only);
+    ``duplicate``: seat by ``rotate`` instead of drawing the seat order within each table."""
     if method not in SEATINGS:
         raise ValueError(f"unknown seating method {method!r}")
     if len(set(ranked)) != len(ranked):
@@ -79,9 +84,29 @@ def seat_tables(method: str, ranked: Sequence[str], rng: random.Random, *, first
         tables = _snake(list(ranked))
     else:
         tables = _swiss(list(ranked), caps, met or {}, lookahead)
+    if duplicate:
+        return rotate(tables)
     for t in tables:
         rng.shuffle(t)  # the seat order within a table (East first) is drawn too (R98 附件2: 抽签)
     return tables
+
+
+def shift(number: int) -> int:
+    """How far the seats of a duplicate session's table ``number`` (1-based) are turned: 0, 1, 2, 3, 0, …"""
+    return (number - 1) % 4
+
+
+def rotate(tables: list[list[str | None]]) -> list[list[str | None]]:
+    """Duplicate seating (docs/tournaments.md "Duplicate"): each table comes in slot order (its players
+    best first, as the method placed them, bots last) and table i (1-based) puts slot s at room seat
+    ``(s - shift(i)) % 4``. Every table deals the same walls to the same room seats, so the tiles that
+    slot s holds at table 1 are held by slot s + 1 at table 2, s + 2 at table 3, s + 3 at table 4:
+    among any four consecutive tables each hand's tiles reach each slot once."""
+    out = []
+    for i, t in enumerate(tables, start=1):
+        k = shift(i)
+        out.append([t[(seat + k) % 4] for seat in range(4)])
+    return out
 
 
 def _fill(order: list[str], caps: list[int]) -> list[list[str | None]]:
@@ -186,4 +211,4 @@ def _solutions(ranked: list[str], caps: list[int], met, allowed: int, budget: in
             return
 
 
-__all__ = ["seat_tables", "capacities", "meetings", "pair", "SWISS_BUDGET"]
+__all__ = ["seat_tables", "rotate", "shift", "capacities", "meetings", "pair", "SWISS_BUDGET"]

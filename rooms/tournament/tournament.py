@@ -410,7 +410,7 @@ class Tournament:
             ranked = [p for p in ranked if p not in byes]
         met = meetings([[t.seats for t in x.tables] for x in self.sessions if x.state == DONE])
         tables = seat_tables(self.config.seating, ranked, rng, first=first, met=met,
-                             lookahead=s.index < self.config.sessions)
+                             lookahead=s.index < self.config.sessions, duplicate=self.config.duplicate)
         walls = {"commitment": duplicate.draw(self.secret, s.index)["commitment"]} if self.config.duplicate else {}
         return {"k": "session_start", "session": s.index, "start": start, "tables": tables, "byes": byes, **walls}
 

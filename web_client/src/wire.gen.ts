@@ -945,6 +945,7 @@ export interface SessionView {
 export interface DuplicateHolder {
   table: string;
   room_seat: number;
+  slot: number;
   player: string | null;
   points: number;
   compared: boolean;

@@ -189,3 +189,82 @@ def test_replay_rebuilds_the_duplicate_view():
     assert any(e["k"] == "session_start" and len(e["commitment"]) == 64 for e in log)
     shown = repr(t.view(None))  # the secrets stay on the server: only the seed of the walls is revealed
     assert SECRET.hex() not in shown and opened[0].secret.hex() not in shown
+
+
+def test_duplicate_seating_turns_table_i_by_i_minus_one_seats():
+    # By hand: by standings, tables 1-4 get p0-p3, p4-p7, ...; table i puts slot s at room seat s - (i-1).
+    from rooms.tournament.seating import seat_tables
+    ranked = [f"p{i}" for i in range(16)]
+    tables = seat_tables("standing", ranked, random.Random(1), first=False, duplicate=True)
+    assert tables == [["p0", "p1", "p2", "p3"], ["p5", "p6", "p7", "p4"],
+                      ["p10", "p11", "p8", "p9"], ["p15", "p12", "p13", "p14"]]
+    assert seat_tables("standing", ranked[:8], random.Random(1), first=False, duplicate=True) == [
+        ["p0", "p1", "p2", "p3"], ["p5", "p6", "p7", "p4"]]
+    # Five tables: the fifth turns like the first. Seven players: the bot (None) is slot 3 of table 2.
+    assert seat_tables("standing", ranked + list("abcd"), random.Random(1), first=False,
+                       duplicate=True)[4] == ["a", "b", "c", "d"]
+    assert seat_tables("standing", ranked[:7], random.Random(1), first=False, duplicate=True) == [
+        ["p0", "p1", "p2", "p3"], ["p5", "p6", None, "p4"]]
+    # Not duplicate: the seat order within each table is still drawn.
+    plain = seat_tables("standing", ranked, random.Random(1), first=False)
+    assert [sorted(t) for t in plain] == [sorted(ranked[i:i + 4]) for i in range(0, 16, 4)]
+    assert plain != [ranked[i:i + 4] for i in range(0, 16, 4)]
+
+
+def second_session(n: int, rng_seed: int):
+    """A duplicate event of ``n`` players, two sessions of 4 hands seated by standings: session 1 played
+    with random distinct deltas, session 2 started. Returns the tournament and the standings order."""
+    t = make(duplicate=True, checkin_required=False, seating="standing", hands=4, sessions=2,
+             starts=(10_000.0, None))
+    register(t, PLAYERS16[:n])
+    t.handle("org", {"t": "start"}, 10.0)
+    rng = random.Random(rng_seed)
+    finish(t, {k: [[rng.randrange(-40, 41) for _ in range(4)] for _ in range(4)] for k in t.tables})
+    order = [r["player"] for r in t.standings()]
+    t.handle("org", {"t": "start"}, 30.0)
+    return t, order
+
+
+PLAYERS16 = [f"q{i:02}" for i in range(16)]
+
+
+def test_sixteen_players_each_hands_tiles_reach_one_player_of_each_slot():
+    t, r = second_session(16, 5)
+    keys = ["2-1", "2-2", "2-3", "2-4"]
+    # By hand: table i holds standings places 4(i-1)..4i-1, turned by i-1 seats.
+    assert [t.tables[k].seats for k in keys] == [[r[0], r[1], r[2], r[3]], [r[5], r[6], r[7], r[4]],
+                                                 [r[10], r[11], r[8], r[9]], [r[15], r[12], r[13], r[14]]]
+    rng = random.Random(6)
+    deltas = {k: [[rng.randrange(-30, 31) for _ in range(4)] for _ in range(4)] for k in keys}
+    finish(t, deltas, now=40.0)
+    v = t.view(None)["duplicate"]
+    deals = v["sessions"][1]["deals"]
+    # Hand 1: East's tiles (room seat 0 everywhere) went to the best of table 1, the second of table 2,
+    # the third of table 3, the fourth of table 4; South's to the second, third, fourth, best.
+    east, south = deals[0]["seats"][0]["holders"], deals[0]["seats"][1]["holders"]
+    assert [x["player"] for x in east] == [r[0], r[5], r[10], r[15]]
+    assert [x["player"] for x in south] == [r[1], r[6], r[11], r[12]]
+    for d in deals:
+        for s in d["seats"]:
+            assert sorted(x["slot"] for x in s["holders"]) == [0, 1, 2, 3]
+            assert [x["table"] for x in s["holders"]] == keys
+    # Hand 1 East by hand: the difference is 盘分 minus the mean of the four holders.
+    pts = [deltas[k][0][0] for k in keys]
+    assert [x["diff"] for x in east] == [round(float(p - Fraction(sum(pts), 4)), 2) for p in pts]
+    want, _ = expected(t, deltas)
+    assert got_diffs(v["sessions"][1]) == {k: round(float(x), 2) for k, x in want.items()}
+
+
+def test_eight_players_each_hands_tiles_reach_two_neighbouring_slots():
+    t, r = second_session(8, 7)
+    assert [t.tables[k].seats for k in ("2-1", "2-2")] == [[r[0], r[1], r[2], r[3]], [r[5], r[6], r[7], r[4]]]
+    finish(t, {k: [[1, 2, 3, -6]] * 4 for k in ("2-1", "2-2")}, now=40.0)
+    deals = t.view(None)["duplicate"]["sessions"][1]["deals"]
+    # Slot s at table 1 holds what slot s + 1 holds at table 2: the best against the second, ..., the
+    # fourth against the best. In round 1 East is room seat 0 (slots 0, 1), North room seat 3 (slots 3, 0).
+    assert [x["player"] for x in deals[0]["seats"][0]["holders"]] == [r[0], r[5]]
+    assert [x["player"] for x in deals[0]["seats"][3]["holders"]] == [r[3], r[4]]
+    for d in deals:
+        for s in d["seats"]:
+            a, b = (x["slot"] for x in s["holders"])
+            assert b == (a + 1) % 4
