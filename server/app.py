@@ -122,6 +122,7 @@ class App(Connections, Auth, Frames, Commands, Lobby, Events, Replays, Api):
         self.where: dict[str, object] = {}  # player -> RoomTask (or server.lobby.PENDING)
         self.quick = QuickMatch()
         self.quick_queue: asyncio.Queue = asyncio.Queue()
+        self.quick_told: set[str] = set()  # queued players told the storage keeps their table from being made
         # None: the rooms' own bot modules; external bots (docs/bots.md) are policies by name too
         self.tournaments: dict[str, TournamentTask] = {}
         self.bots = botzone.policies(self.settings.bot_policies, self.settings.external_bots, self.rooms, self.tournaments)
@@ -259,6 +260,8 @@ class App(Connections, Auth, Frames, Commands, Lobby, Events, Replays, Api):
     def storage_changed(self, fault: str | None) -> None:
         for task in list(self.rooms.values()):
             task.storage_changed(fault)
+        if fault is None:
+            self.quick_storage_back()  # server.lobby
 
     def room_gone(self, task: RoomTask) -> None:
         task.closed = True

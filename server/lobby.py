@@ -95,26 +95,47 @@ class Lobby:
                     pid, conn, req = item.pid, item.conn, item.req
                     key = self.quick.queue_of(pid)
                     cancelled = self.quick.cancel(pid)
+                    self.quick_told.discard(pid)
                     changed.add(key)
                     if conn is not None:  # None: the player went away
                         self.reply(conn, req, {"t": "ok"} if cancelled else
                                    codec.error(NOT_QUEUED, "you are not queued"))
                 else:
                     placements = self.quick.tick(self.now())
-                changed |= {(p.type, p.hands) for p in placements}
-                for p in placements:
-                    try:
-                        await self.place(p)
-                    except StorageError as e:  # server/storage: they wait on, and hear why
-                        self.quick.put_back(p, self.now() + QUICK_RETRY)
-                        for pid in p.players:
-                            if (conn := self.conns.get(pid)) is not None:
-                                conn.send(codec.error(e.code, f"{e.message}; you stay queued"))
+                changed |= await self.place_all(placements)
                 self.tell_queues(changed, skip=item.pid if isinstance(item, QuickAsked) else None)
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("quick match")
+
+    async def place_all(self, placements: list) -> set:
+        """Make the placements' tables; returns the queues they changed. A table the storage cannot
+        save is not made: its players stay queued where they were (their queue unchanged) and hear
+        server/storage once while the fault lasts, not at every try (``quick_told``)."""
+        changed = set()
+        for p in placements:
+            try:
+                await self.place(p)
+            except StorageError as e:
+                self.quick.put_back(p, self.now() + QUICK_RETRY)
+                for pid in p.players:
+                    if pid not in self.quick_told and (conn := self.conns.get(pid)) is not None:
+                        conn.send(codec.error(e.code, f"{e.message}; you stay queued"))
+                        self.quick_told.add(pid)
+                continue
+            self.quick_told.difference_update(p.players)  # placed: the table's snapshot tells them
+            changed.add((p.type, p.hands))
+        return changed
+
+    def quick_storage_back(self) -> None:
+        """The storage takes writes again: those told they stay queued hear where they stand now (their
+        table is made at the next try)."""
+        told, self.quick_told = self.quick_told, set()
+        for pid in told:
+            conn, msg = self.conns.get(pid), self.queued_msg(pid)
+            if conn is not None and msg is not None:
+                conn.send(msg)
 
     def queue_status(self, pid: str) -> dict | None:
         """How many wait in the player's quick-match queue (them included) and the seconds until bots are

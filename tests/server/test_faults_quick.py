@@ -3,6 +3,8 @@ hear server/storage, and are placed once the storage takes writes again."""
 
 import asyncio
 
+from server.lobby import QUICK_RETRY
+
 FULL = "the database cannot be written (database or disk is full)"
 
 
@@ -28,3 +30,37 @@ async def test_a_failed_quick_match_placement_keeps_the_players_queued(server):
     snaps = [await c.wait_for(lambda m: m.get("t") == "snapshot", timeout=5) for c in (a, b)]
     assert snaps[0]["room"] == snaps[1]["room"]
     assert not app.quick.queued(a.player) and not app.quick.queued(b.player)
+
+
+async def test_the_quick_match_storage_push_is_sent_once_per_fault(server):
+    """The table is tried again every second while the fault lasts: its players hear server/storage
+    once, not at every try (nor a fresh queue count each time), then a ``queued`` push when the storage
+    takes writes again, then their table."""
+    app, store = server.app, server.app.store
+    a, b = await server.client(name="Qonce0"), await server.client(name="Qonce1")
+
+    async def tries(n):  # the placement is tried n more times (each refused)
+        start = app.quick._held
+        while app.quick._held is None or app.quick._held < start + n * QUICK_RETRY - 0.01:
+            await asyncio.sleep(0.05)
+
+    store._set_fault(FULL)
+    try:
+        for c in (a, b):
+            assert (await c.request({"t": "quick", "type": "wufan", "wait": 0}))["t"] == "queued"
+        for c in (a, b):
+            await c.wait_for(lambda m: m.get("code") == "server/storage", timeout=5)
+        await tries(1)
+        for c in (a, b):
+            await c.drain(0.2)
+        marks = [len(c.frames) for c in (a, b)]
+        await tries(2)
+        assert app.quick.queued(a.player) and app.quick.queued(b.player)
+        assert [await c.drain(0.2) for c in (a, b)] == [[], []]  # nothing at the later tries
+    finally:
+        store._set_fault(None)
+    for c, m in zip((a, b), marks):
+        await c.wait_for(lambda x: x.get("t") == "snapshot", timeout=5)
+        assert len([x for x in c.frames if x.get("code") == "server/storage"]) == 1
+        kinds = [x["t"] for x in c.frames[m:]]
+        assert kinds[0] == "queued" and kinds.count("queued") == 1 and "snapshot" in kinds, kinds
