@@ -216,6 +216,33 @@ export function canUnregister(v: TournamentView, nowSec: number): boolean {
   return !(first && first.scheduled !== null && nowSec >= first.scheduled);
 }
 
+/** A bot competitor's player id is ``bot:<name>`` (rooms/botzone_seats.py; player ids never hold ":"). */
+export const BOT_PREFIX = "bot:";
+
+/** The external bot's name of a competitor, or null for a player. */
+export function competitorBot(id: string): string | null {
+  return id.startsWith(BOT_PREFIX) ? id.slice(BOT_PREFIX.length) : null;
+}
+
+/** Before the first start, while registration is open (the server has the last word). */
+function beforeStart(v: TournamentView, nowSec: number): boolean {
+  const first = v.sessions[0];
+  return v.state === "registering" && !(first && first.scheduled !== null && nowSec >= first.scheduled);
+}
+
+/** The server's external bots (welcome's ``bots``) the organiser may still enter: none entered yet,
+ *  before the start, with a place left (register_bot, docs/tournaments.md "Bots as competitors"). */
+export function botsToEnter(v: TournamentView, bots: readonly string[], nowSec: number): string[] {
+  if (!isOrganiser(v) || !beforeStart(v, nowSec) || v.players.length >= v.config.max_players) return [];
+  const entered = new Set(v.players.map((p) => competitorBot(p.id)));
+  return bots.filter((b) => !entered.has(b));
+}
+
+/** Whether the organiser may take a bot competitor out (unregister_bot): before the start only. */
+export function canRemoveBot(v: TournamentView, id: string, nowSec: number): boolean {
+  return isOrganiser(v) && competitorBot(id) !== null && beforeStart(v, nowSec);
+}
+
 /** The organiser may start the next session now when none is being played. */
 export function canStart(v: TournamentView): boolean {
   return isOrganiser(v) && (v.state === "registering" || v.state === "running") && v.session === null && nextSession(v) !== null;

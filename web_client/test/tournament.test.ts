@@ -6,7 +6,7 @@ import { STRINGS } from "../src/i18n";
 import { AppState, initialState, reduce } from "../src/state";
 import {
   SanctionRecord, TournamentDelta, TournamentView, applyDelta, buildConfig, canCheckIn, canRuleIntentional, canRegister, canStart,
-  canUnregister, datetimeLocal,
+  canUnregister, datetimeLocal, botsToEnter, canRemoveBot, competitorBot,
   formatStd, formatWhen, handInPlay, minutesUntil, myTable, openForSignUp, ownSanctions, parseDatetimeLocal,
   publicNotices,
 } from "../src/tournament";
@@ -137,6 +137,23 @@ describe("what the viewer may do", () => {
     expect(myTable(v)!.table).toBe("1-1");
     expect(handInPlay(myTable(v)!, 4)).toBe(2);
     expect(handInPlay({ ...myTable(v)!, state: "waiting" }, 4)).toBeNull();
+  });
+
+  it("the organiser enters the server's bots before the start and takes them out", () => {
+    const reg = view({ state: "registering", session: null, sessions: [
+      { index: 1, scheduled: 5000, start: null, ended: null, state: "pending", checkin_opens: 3200, byes: [], commitment: null, tables: [] },
+    ], players: [...view().players, { id: "bot:greedy", team: null, order: 4, status: "active", checked_in: false, table: null }] }, "pR");
+    expect(competitorBot("bot:greedy")).toBe("greedy");
+    expect(competitorBot("pA")).toBeNull();
+    expect(botsToEnter(reg, ["greedy", "other"], 1000)).toEqual(["other"]); // greedy is in already
+    expect(botsToEnter(reg, ["greedy", "other"], 5000)).toEqual([]); // the start passed
+    expect(botsToEnter({ ...reg, you: { id: "pA", roles: [], registered: true } }, ["other"], 1000)).toEqual([]); // not the organiser
+    expect(botsToEnter({ ...reg, config: { ...reg.config, max_players: 4 } }, ["other"], 1000)).toEqual([]); // full
+    expect(botsToEnter({ ...reg, state: "running" }, ["other"], 1000)).toEqual([]);
+    expect(canRemoveBot(reg, "bot:greedy", 1000)).toBe(true);
+    expect(canRemoveBot(reg, "pA", 1000)).toBe(false); // a player unregisters themself
+    expect(canRemoveBot(reg, "bot:greedy", 5000)).toBe(false);
+    expect(canRemoveBot({ ...reg, you: { id: "pA", roles: [], registered: true } }, "bot:greedy", 1000)).toBe(false);
   });
 
   it("registration, check-in and the organiser's start", () => {

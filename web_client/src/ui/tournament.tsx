@@ -9,13 +9,14 @@ import type { Msg } from "../net";
 import { AppState, displayName } from "../state";
 import {
   CreateForm, POINT_LEVELS, SANCTION_KINDS, SEATINGS, SanctionRecord, SeatResult, SessionView, TableView,
-  TournamentView, buildConfig, canCancel, canCheckIn, canRuleIntentional, canRegister, canStart, canUnregister, currentSession,
+  TournamentView, buildConfig, canCancel, competitorBot, canCheckIn, canRuleIntentional, canRegister, canStart, canUnregister, currentSession,
   datetimeLocal, findTable, formatStd, formatWhen, handInPlay, isOrganiser, isReferee, me, minutesUntil,
   myTable, openForSignUp, ownSanctions, pointsText, publicNotices, summaryNext,
 } from "../tournament";
 import { formatTiles } from "../tiles";
 import { useApp, useNow } from "./common";
 import { DuplicateDeals, DuplicateStandings } from "./duplicate";
+import { BotEntry, BotTags } from "./tbots";
 import { ROOM_TYPES, typeName } from "./lobby";
 
 /** A word whose key is built from a server value (a state, a kind): the value itself if unknown. */
@@ -235,7 +236,7 @@ export function TournamentPage({ id, s }: { id: string; s: AppState }) {
       <NoticesCard s={s} v={v} now={now} />
       {v.you.registered || ownSanctions(v).length ? <MySanctions s={s} v={v} now={now} /> : null}
       <Schedule v={v} now={now} />
-      <Players s={s} v={v} />
+      <Players s={s} v={v} now={now} />
       <Sessions s={s} v={v} />
     </div>
   );
@@ -382,7 +383,7 @@ function Standings({ s, v }: { s: AppState; v: TournamentView }) {
   );
 }
 
-function Players({ s, v }: { s: AppState; v: TournamentView }) {
+function Players({ s, v, now }: { s: AppState; v: TournamentView; now: number }) {
   return (
     <section class="card players">
       <h3>{t("playersList")} <span class="muted small">({v.players.length}/{v.config.max_players})</span></h3>
@@ -391,10 +392,11 @@ function Players({ s, v }: { s: AppState; v: TournamentView }) {
           {v.players.map((p) => (
             <li key={p.id} data-player={p.id} class={p.id === v.you.id ? "mine" : ""}>
               <span class="name">{pname(s, p.id)}</span>
+              <BotTags v={v} id={p.id} now={now} />
               {p.team ? <span class="tag">{p.team}</span> : null}
               {p.status === "suspended" ? <span class="tag warn">{t("suspendedTag")}</span> : null}
               {p.warnings ? <span class="tag warn" data-testid="warnings" title={t("kind_warning")}>{t("warningsN", p.warnings)}</span> : null}
-              {v.config.checkin_required && v.state !== "finished" && v.state !== "cancelled"
+              {v.config.checkin_required && v.state !== "finished" && v.state !== "cancelled" && competitorBot(p.id) === null
                 ? (p.checked_in ? <span class="ok small">✓ {t("checkedIn")}</span> : <span class="muted small">{t("notCheckedIn")}</span>)
                 : null}
               {p.table ? <span class="small">{t("tableN", p.table)}</span> : null}
@@ -402,6 +404,7 @@ function Players({ s, v }: { s: AppState; v: TournamentView }) {
           ))}
         </ul>
       )}
+      <BotEntry s={s} v={v} now={now} />
     </section>
   );
 }
