@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parseRoute, tournamentLink } from "../src/app";
-import { STRINGS } from "../src/i18n";
+import { STRINGS, errorText, setLang } from "../src/i18n";
 import { AppState, initialState, reduce } from "../src/state";
 import {
   SanctionRecord, TournamentDelta, TournamentView, applyDelta, buildConfig, canCheckIn, canRuleIntentional, canRegister, canStart,
@@ -154,6 +154,16 @@ describe("what the viewer may do", () => {
     expect(canRemoveBot(reg, "pA", 1000)).toBe(false); // a player unregisters themself
     expect(canRemoveBot(reg, "bot:greedy", 5000)).toBe(false);
     expect(canRemoveBot({ ...reg, you: { id: "pA", roles: [], registered: true } }, "bot:greedy", 1000)).toBe(false);
+  });
+
+  it("the external bots' errors read in Chinese", () => {
+    setLang("zh");
+    for (const code of ["tournament/no_bot", "tournament/bot_busy", "room/bots_disabled"]) {
+      expect(errorText(code, "English message")).toMatch(/机器人/);
+    }
+    setLang("en");
+    expect(errorText("tournament/bot_busy", "English message")).toBe("English message");
+    setLang("zh");
   });
 
   it("registration, check-in and the organiser's start", () => {

@@ -416,6 +416,7 @@ function SeatTags({ seat }: { seat: SeatResult }) {
       {seat.late ? <span class="tag warn">{t("lateTag", seat.late)}</span> : null}
       {seat.substituted ? <span class="tag">{t("substituteTag")}</span> : null}
       {!seat.bot && !seat.ranked ? <span class="tag">{t("unranked")}</span> : null}
+      {seat.player !== null && competitorBot(seat.player) !== null ? <span class="tag" data-testid="competitor-bot">{t("bot")}</span> : null}
     </>
   );
 }
