@@ -1,7 +1,8 @@
 """External bots as tournament competitors in the browser: on a server started with a bots.toml listing
 the reference bot (tests/support/botzone_greedy.py) twice, the organiser picks one on the tournament
 page, sees it in the players list marked as a bot, and removes it again; a player sees no picker. At
-1280x800 and on a 360x640 phone, the picker and the bot's line lie inside the viewport."""
+1280x800 and on a 360x640 phone, the picker and the bot's line lie inside the viewport. Once the event
+starts, the bot's seat at its table is tagged as a bot and it can no longer be removed."""
 
 from __future__ import annotations
 
@@ -122,3 +123,36 @@ def test_organiser_adds_an_external_bot_to_a_tournament_and_removes_it(browser, 
     shot(org, artifacts, f"t-bot-removed-{width}x{height}")
     other.context.close()
     ctx.close()
+
+
+def test_a_bot_competitor_is_tagged_as_a_bot_at_its_table(browser, toml_server, artifacts):
+    from tests.browser.test_tournament import WsPlayer
+
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-US")
+    org = ctx.new_page()
+    others: list[WsPlayer] = []
+    try:
+        sign_in(org, toml_server.url, "Orga")
+        tid = create_tournament(org, "Bot Table")
+        org.locator("[data-testid=bot-entry] [data-action=register-bot]").click()  # the first: greedy
+        for name in ("Cai", "Dora", "Eve"):
+            p = WsPlayer(toml_server.url, name)
+            others.append(p)
+            p.ok({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "register"}})
+            p.ok({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "checkin"}})
+        expect(org.locator(".players .plist li")).to_have_count(4, timeout=TIMEOUT)
+        org.click("[data-action=start-session]")
+        seat = org.locator(".sessions .tcard tr", has=org.locator("[data-testid=competitor-bot]"))
+        expect(seat).to_have_count(1, timeout=TIMEOUT)
+        expect(seat).to_contain_text("greedy")
+        expect(org.locator("[data-action=unregister-bot]")).to_have_count(0)  # started: no Remove
+        expect(org.locator("[data-testid=bot-entry]")).to_have_count(0)
+        (table,) = toml_server.app.tournaments[tid].t.tables.values()
+        assert "bot:greedy" in table.seats
+        seat.scroll_into_view_if_needed()
+        shot(org, artifacts, "t-bot-at-table")
+        assert_inside_viewport(org, ".sessions .tcard tr:has([data-testid=competitor-bot]) [data-testid=competitor-bot]")
+    finally:
+        for p in others:
+            p.close()
+        ctx.close()
