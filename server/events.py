@@ -69,14 +69,17 @@ class Events:
                 del self.following[pid]
         self.answer_lost(task.queue, NO_TOURNAMENT, "the tournament is no longer kept")
 
-    async def new_table(self, tournament: TournamentTask, e) -> RoomTask:
-        """The room of a tournament's table (rooms.room, table mode), persisted and registered; its
-        players are seated but not yet connected (``seat_table`` does that)."""
+    def make_table(self, e) -> Room:
+        """The room of a tournament's table (rooms.room, table mode), in memory only: the tournament
+        writes it with its own log entries (``TournamentTask.commit``), then ``open_table``."""
         config = RoomConfig.from_dict({**e.config, **self.settings.table_config, "table": True, "private": True})
         room_id, invite, secret = self._room_keys()
         secret = e.secret or secret  # a duplicate session's tables share one secret: the same walls
-        room = Room.create_table(room_id, config, list(e.players), invite, secret, self.now(), bot_policies=self.bots)
-        db_id = await self.store.add_room(room_id, config.to_dict(), None, [])
+        return Room.create_table(room_id, config, list(e.players), invite, secret, self.now(), bot_policies=self.bots)
+
+    async def open_table(self, tournament: TournamentTask, e, room: Room, db_id: int) -> RoomTask:
+        """A table's room, written (``make_table``), registered; its players are seated but not yet
+        connected (``seat_table`` does that)."""
         task = RoomTask(self, db_id, room)
         task.tournament = (tournament, e.table)
         await task.commit([])

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Mapping, Protocol, runtime_checkable
 
 if TYPE_CHECKING:  # pragma: no cover
+    from rooms.room import Room
     from server.app import Settings
     from server.conn import Conn
     from server.profiles import Ratings
@@ -62,8 +63,11 @@ class TournamentOutbox(Protocol):
 
     async def display_names(self, ids: set[str]) -> dict[str, str]: ...
 
-    async def new_table(self, tournament: TournamentTask, e) -> RoomTask:
-        """A table's room, made and registered (server.events)."""
+    def make_table(self, e) -> Room:
+        """A table's room, in memory only (server.events)."""
+
+    async def open_table(self, tournament: TournamentTask, e, room: Room, db_id: int) -> RoomTask:
+        """A table's room, written with the tournament's log, registered (server.events)."""
 
     def seat_table(self, task: RoomTask, e) -> None: ...
 

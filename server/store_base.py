@@ -139,15 +139,20 @@ class StoreBase:
     @guarded_write
     async def add_room(self, code: str, config: dict, created_by: str | None, entries: list) -> int:
         """A new room and the first entries of its log, together."""
-        now = time.time()
         async with self.transaction() as db:
-            # Row ids only grow (nothing is deleted): the room's rows will all come after the last one.
-            room_id = await insert(db, "INSERT INTO rooms (code, config, created_by, created_at, log_from)"
-                                   " VALUES (?, ?, ?, ?, (SELECT COALESCE(MAX(id), 0) + 1 FROM actions))",
-                                   (code, dumps(config), created_by, now))
-            await db.executemany("INSERT INTO actions (room_id, n, entry, at) VALUES (?, ?, ?, ?)",
-                                 [(room_id, i, dumps(e), now) for i, e in enumerate(entries)])
+            room_id = await self._insert_room(db, code, config, created_by, entries)
         self._next_n[room_id] = len(entries)
+        return room_id
+
+    @staticmethod
+    async def _insert_room(db, code: str, config: dict, created_by: str | None, entries: list) -> int:
+        now = time.time()
+        # Row ids only grow (nothing is deleted): the room's rows will all come after the last one.
+        room_id = await insert(db, "INSERT INTO rooms (code, config, created_by, created_at, log_from)"
+                               " VALUES (?, ?, ?, ?, (SELECT COALESCE(MAX(id), 0) + 1 FROM actions))",
+                               (code, dumps(config), created_by, now))
+        await db.executemany("INSERT INTO actions (room_id, n, entry, at) VALUES (?, ?, ?, ?)",
+                             [(room_id, i, dumps(e), now) for i, e in enumerate(entries)])
         return room_id
 
     async def open_rooms(self) -> list[dict]:
@@ -323,11 +328,26 @@ class StoreBase:
 
     @guarded_write
     async def write_tournament(self, tid: int, start: int, entries: list,
-                               tables: list[tuple[str, str]] = ()) -> None:
+                               tables: list[tuple[str, str]] = (), rooms: list[tuple] = ()) -> list[int]:
         """Append entries ``start, start+1, ...`` (the primary key refuses gaps and repeats) and record
-        new (table key, room code) pairs, in one transaction."""
+        new (table key, room code) pairs, in one transaction; with them the new tables' rooms ``rooms``
+        (code, config, first log entries; as ``add_room``), so that a table's room exists exactly when
+        its tournament's log knows it. Returns the rooms' ids."""
         async with self.transaction() as db:
+            ids = [await self._insert_room(db, code, config, None, log) for code, config, log in rooms]
             await append_tournament(db, tid, start, entries, list(tables))
+        for room_id, (_, _, log) in zip(ids, rooms):
+            self._next_n[room_id] = len(log)
+        return ids
+
+    async def tournament_log(self, tid: int) -> list[dict]:
+        """A tournament's log as written (to undo in memory a change whose write failed)."""
+        try:
+            rows = await self.fetchall(
+                "SELECT entry FROM tournament_log WHERE tournament_id = ? ORDER BY n", (tid,))
+        except self.FAULTS as e:
+            raise StorageError(f"the database cannot be read ({e})") from e
+        return [json.loads(row["entry"]) for row in rows]
 
     async def open_tournaments(self) -> list[dict]:
         """Every tournament not closed, with its log and its tables' rooms, for recovery."""

@@ -130,7 +130,12 @@ class TournamentTask:
             except (TournamentError, StorageError) as e:
                 self.app.reply(conn, req, codec.error(e.code, e.message))
                 return
-            await self.commit(effects)
+            try:
+                await self.commit(effects, retry=False)
+            except StorageError as e:  # not written: undone, as if refused (server/storage)
+                await self.undo()
+                self.app.reply(conn, req, codec.error(e.code, e.message))
+                return
             if pid not in self.followers:  # a command subscribes: a whole view once, deltas after it
                 self.app.followed(pid, self)
                 self.followers.add(pid)
@@ -140,21 +145,25 @@ class TournamentTask:
         else:  # pragma: no cover
             raise AssertionError(f"unknown tournament task item {item!r}")
 
-    async def commit(self, effects: list) -> None:
+    async def commit(self, effects: list, retry: bool = True) -> None:
+        """Write the new log entries, with the rooms of the tables they open (one transaction: a table's
+        room exists exactly when the tournament's log knows it), then do what they cause. A write the
+        storage refuses is tried again until it lands (``retry``: what the tournament did by itself),
+        or raises StorageError with nothing written (a command's: ``step`` undoes it in memory)."""
         entries = self.t.take_log()
-        opened: list[tuple[str, str]] = []
-        tasks = {}
-        for e in effects:
-            if isinstance(e, fx.OpenTable):
-                # The room persists itself as it is made; the table -> room pair lands with the entries.
-                task = await self.saved(lambda e=e: self.app.new_table(self, e))
-                tasks[e.table] = task
-                opened.append((e.table, task.id))
-        if entries or opened:
-            await self.saved(lambda: self.app.store.write_tournament(self.db_id, self.n, entries, opened))
+        opens = [e for e in effects if isinstance(e, fx.OpenTable)]
+        made = [self.app.make_table(e) for e in opens]  # in memory until written
+        ids: list[int] = []
+        if entries or made:
+            rooms = [(r.id, r.config.to_dict(), r.take_log()) for r in made]
+            pairs = [(e.table, r.id) for e, r in zip(opens, made)]
+            write = lambda: self.app.store.write_tournament(self.db_id, self.n, entries, pairs, rooms)  # noqa: E731
+            ids = await (self.saved(write) if retry else write())
             self.n += len(entries)
-        for key, room in opened:
-            self.tables[key] = room
+        tasks = {}
+        for e, room, db_id in zip(opens, made, ids):
+            tasks[e.table] = await self.app.open_table(self, e, room, db_id)
+            self.tables[e.table] = room.id
         for e in effects:
             if isinstance(e, fx.OpenTable):
                 self.app.seat_table(tasks[e.table], e)
@@ -173,6 +182,12 @@ class TournamentTask:
         if entries:
             self.summary = self.t.summary()
             await self.push_delta(entries)
+
+    async def undo(self) -> None:
+        """Back to what the log holds: a command's change whose write failed is forgotten (nothing it
+        caused was done or sent)."""
+        log.warning("tournament %s: a command's change could not be written; undone", self.id)
+        self.t = Tournament.replay(await self.saved(lambda: self.app.store.tournament_log(self.db_id)))
 
     async def saved(self, write):
         """``await write()``, tried again while the storage refuses it: the change is made in memory

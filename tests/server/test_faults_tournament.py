@@ -3,15 +3,15 @@ server/storage and changes nothing, and what it does by itself (a session starti
 until its log is written, never reported as a bug, never lost."""
 
 import asyncio
+import sqlite3
 
 from rooms.tournament.tournament import Tournament
+from server import tournaments
 
 FULL = "the database cannot be written (database or disk is full)"
 
 
 async def test_a_tournament_pauses_with_the_storage_and_its_log_keeps_up_with_it(server, monkeypatch):
-    from server import tournaments
-
     monkeypatch.setattr(tournaments, "RETRY_MAX", 0.3, raising=False)  # quick retries here
     app, store = server.app, server.app.store
     org = await server.client(name="Org")
@@ -45,3 +45,93 @@ async def test_a_tournament_pauses_with_the_storage_and_its_log_keeps_up_with_it
     assert sorted(row["tables"].items()) == sorted(ttask.tables.items())
     for c in (org, *ps):  # read what the table sent: a client with unread frames closes slowly
         await c.drain()
+
+
+def failing_writes(monkeypatch, times: int) -> list:
+    """The next ``times`` writes of a tournament's log fail as a full disk would (inside the store's
+    transaction: nothing of it lands); returns the list of failures so far."""
+    from server import store_base
+
+    real, failed = store_base.append_tournament, []
+
+    async def append(*args):
+        if len(failed) < times:
+            failed.append(args[1:3])
+            raise sqlite3.OperationalError("database or disk is full")
+        return await real(*args)
+
+    monkeypatch.setattr(store_base, "append_tournament", append)
+    return failed
+
+
+async def stored(store, tid: str) -> dict | None:
+    return next((x for x in await store.open_tournaments() if x["code"] == tid), None)
+
+
+async def test_a_tournament_command_whose_write_fails_is_refused_and_undone(server, monkeypatch, caplog):
+    """A command's change the storage refuses to write is answered server/storage and undone in memory:
+    the running tournament is what a restart would read, and the command may be sent again."""
+    app, store = server.app, server.app.store
+    org, p = await server.client(name="Org1"), await server.client(name="Reg1")
+    r = await org.request({"t": "tournament_create", "config": {"name": "Undo Cup", "starts": [int(app.now()) + 600]}})
+    tid = r["tournament"]["id"]
+    ttask = app.tournaments[tid]
+    failed = failing_writes(monkeypatch, 1)
+    r = await p.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "register"}})
+    assert r["t"] == "error" and r["code"] == "server/storage", r
+    assert failed and p.player not in ttask.t.players
+    row = await stored(store, tid)
+    assert ttask.n == len(row["log"]) and ttask.t.tseq == row["log"][-1]["tseq"]
+    assert ttask.t.view(org.player) == Tournament.replay(row["log"]).view(org.player)
+    r = await p.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "register"}})
+    assert r["t"] == "ok", r  # the storage takes it now
+    row = await stored(store, tid)
+    assert p.player in ttask.t.players
+    assert ttask.t.view(org.player) == Tournament.replay(row["log"]).view(org.player)
+    caplog.clear()
+
+
+async def test_tables_opened_as_a_tournament_write_fails_are_not_orphaned(server, monkeypatch, caplog):
+    """A session starts while the tournament's log cannot be written and the server stops meanwhile:
+    no table's room is left in the database without its tournament knowing it (they are written in one
+    transaction), and after a restart each table has exactly one room."""
+    from tests.server.conftest import start, stop
+
+    monkeypatch.setattr(tournaments, "RETRY_MAX", 0.3)
+    app, store = server.app, server.app.store
+    org = await server.client(name="Org2")
+    ps = [await server.client(name=f"O{i}") for i in range(4)]
+    begin = int(app.now()) + 2
+    r = await org.request({"t": "tournament_create", "config": {"name": "Orphan Cup", "hands": 1, "starts": [begin]}})
+    tid = r["tournament"]["id"]
+    for c in ps:
+        for cmd in ("register", "checkin"):
+            assert (await c.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": cmd}}))["t"] == "ok"
+    failed = failing_writes(monkeypatch, 10**6)
+    ttask = app.tournaments[tid]
+    while len(failed) < 2:  # the session started in memory; its write (with the tables) is refused
+        await asyncio.sleep(0.05)
+    await app.stop()  # the operator stops the server during the fault
+    monkeypatch.undo()
+    con = sqlite3.connect(server.db)
+    try:
+        open_rooms = {c for (c,) in con.execute("SELECT code FROM rooms WHERE closed_at IS NULL")}
+        known = {c for (c,) in con.execute("SELECT room FROM tournament_tables")}
+    finally:
+        con.close()
+    assert open_rooms <= known, open_rooms - known  # no room its tournament does not know
+    assert not [m for c in ps for m in c.frames if m.get("t") == "table"]
+    again = await start(server.db)
+    try:
+        t2 = again.app.tournaments[tid]
+        for _ in range(200):  # the session starts again: its table opens, once
+            if t2.tables:
+                break
+            await asyncio.sleep(0.05)
+        row = await stored(again.app.store, tid)
+        assert sorted(row["tables"].items()) == sorted(t2.tables.items()) and len(t2.tables) == 1
+        assert {c for c in again.app.rooms} == set(t2.tables.values())
+    finally:
+        await stop(again)
+    assert ttask.task.done()
+    caplog.clear()
