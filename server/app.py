@@ -209,13 +209,14 @@ class App(Connections, Auth, Frames, Commands, Lobby, Events, Replays, Api):
         await gctune.run(self.limits.gc_every)
 
     async def recover(self) -> None:
-        """Rebuild every room that was not closed from its log; its members reconnect with their tokens."""
-        for r in await self.store.open_rooms():
+        """Rebuild every room that was not closed from its log; its members reconnect with their tokens.
+        A cluster node restores only the rooms whose lease it wins, each read after its claim."""
+        if self.cluster is not None:
+            await self.cluster.takeover.recover()
+        for r in await self.store.open_rooms() if self.cluster is None else ():
             if not r["log"]:
                 await self.store.close_room(r["id"])
                 continue
-            if self.cluster is not None and not await self.cluster.claim(r["code"]):
-                continue  # another node owns it (docs/cluster.md)
             await self.restore_room(r)
         for r in await self.store.open_tournaments():
             try:

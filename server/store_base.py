@@ -177,6 +177,25 @@ class StoreBase:
                         "log": [json.loads(row["entry"]) for row in log]})
         return out
 
+    async def open_room_codes(self) -> list[dict]:
+        """The id and code of every room that was not closed, without their logs (a cluster node reads
+        a room's log only once it owns the room: ``open_room``)."""
+        rows = await self.fetchall("SELECT id, code FROM rooms WHERE closed_at IS NULL ORDER BY id")
+        return [{"id": r["id"], "code": r["code"]} for r in rows]
+
+    async def open_room(self, code: str) -> dict | None:
+        """One room as ``open_rooms`` gives it (its whole log, checked), or None once it is closed."""
+        r = await self._one("SELECT id, code, config, log_from FROM rooms WHERE code = ? AND closed_at IS NULL",
+                            (code,))
+        if r is None:
+            return None
+        log = await self.fetchall("SELECT n, entry FROM actions WHERE room_id = ? AND id >= ? ORDER BY id",
+                                  (r["id"], r["log_from"]))
+        assert [row["n"] for row in log] == list(range(len(log))), f"room {code}: log has gaps"
+        self._next_n[r["id"]] = len(log)
+        return {"id": r["id"], "code": r["code"], "config": json.loads(r["config"]),
+                "log": [json.loads(row["entry"]) for row in log]}
+
     async def write(self, room_id: int, start: int, entries: list, effects: list | None = None) -> None:
         """Append log entries ``start, start+1, ...`` and apply match effects in one transaction.
 

@@ -134,3 +134,74 @@ async def holder(redis, name: str) -> tuple[str, int] | None:
         value = value.decode()
     node, _, token = value.rpartition(":")
     return node, int(token)
+
+
+# KEYS: leases. ARGV[1]: ttl ms, ARGV[i + 1]: the value KEYS[i] must hold. Each key's compare-and-set
+# renewal, all in one round trip: 1 renewed, 0 lost.
+_RENEW_MANY = """
+local out = {}
+for i, key in ipairs(KEYS) do
+  if redis.call('GET', key) == ARGV[i + 1] then out[i] = redis.call('PEXPIRE', key, ARGV[1]) else out[i] = 0 end
+end
+return out
+"""
+
+
+class Renewer:
+    """Every lease of one node renewed by one task, many a round trip (docs/cluster.md "Ownership").
+
+    It shares nothing with the work a node does on its rooms: restoring hundreds of rooms delays it only
+    as long as one room's restore holds the event loop (restores yield between rooms), never by the
+    number of rooms waiting, and one round trip renews them all. A lease whose renewal is refused, or
+    that is past its local deadline when Redis cannot be reached, is dropped and its ``on_lost`` called."""
+
+    CHUNK = 1000  # leases a script call renews
+
+    def __init__(self, redis, ttl: float, clock: Callable[[], float] = time.monotonic):
+        self.redis, self.ttl, self.clock = redis, ttl, clock
+        self.held: dict[str, tuple[Lease, Callable[[], None]]] = {}  # name -> lease, its on_lost
+        self._renew = redis.register_script(_RENEW_MANY)
+
+    def add(self, lease: Lease, on_lost: Callable[[], None]) -> None:
+        self.held[lease.name] = (lease, on_lost)
+
+    def remove(self, lease: Lease) -> None:
+        if self.held.get(lease.name, (None,))[0] is lease:
+            del self.held[lease.name]
+
+    async def run(self, every: float | None = None) -> None:
+        """Renew every ``every`` seconds (a third of the ttl) until cancelled."""
+        every = self.ttl / 3 if every is None else every
+        while True:
+            await asyncio.sleep(every)
+            await self.renew_all()
+
+    async def renew_all(self) -> None:
+        leases = [lease for lease, _ in self.held.values() if lease.token is not None]
+        for i in range(0, len(leases), self.CHUNK):
+            await self._renew_chunk(leases[i:i + self.CHUNK])
+
+    async def _renew_chunk(self, leases: list[Lease]) -> None:
+        started = self.clock()
+        try:
+            async with asyncio.timeout(self.ttl / 3):
+                ok = await self._renew(keys=[lease.key for lease in leases],
+                                       args=[int(self.ttl * 1000), *(lease.value for lease in leases)])
+        except (TimeoutError, OSError, RedisError) as e:  # Redis unreachable or slow: owned until the deadline
+            log.warning("leases: renewing %d failed (%s); retrying", len(leases), e)
+            ok = [1 if lease.owned else 0 for lease in leases]
+            started = None
+        for lease, renewed in zip(leases, ok):
+            if renewed and started is not None:
+                lease.deadline = max(lease.deadline, started + self.ttl)
+            elif not renewed:
+                self._lost(lease)
+
+    def _lost(self, lease: Lease) -> None:
+        held = self.held.get(lease.name)
+        if held is None or held[0] is not lease:
+            return  # released or replaced meanwhile
+        del self.held[lease.name]
+        lease.token, lease.deadline = None, 0.0
+        log.warning("lease %s lost by %s", lease.name, lease.node)
+        held[1]()

@@ -17,29 +17,24 @@ import itertools
 import logging
 import secrets
 
-import msgpack
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from rooms.invite import normalize
 from server import codec
-from server.cluster.lease import Lease, holder
+from server.cluster.keys import (INVITE, LOBBY, NODE_LEASE, NODES, OWNED, PLAYER, ROOM_LEASE, ROOMS, STREAM,
+                                 pack, unpack)
+from server.cluster.lease import Lease, Renewer, holder
+from server.cluster.remote import ProxyConn, RemoteReq, RemoteRoom
+from server.cluster.takeover import Takeover
 from server import listing
 from server.codec import BAD_FIELD, ProtocolError
-from server.errors import MOVED, NO_ROOM
-from server.roomitems import (STOP, ChatAsked, Command, Connect, Disconnect, HistoryAsked, Leave,
+from server.errors import NO_ROOM
+from server.roomitems import (ChatAsked, Command, Connect, Disconnect, HistoryAsked, Leave,
                               SnapshotAsked)
 from server.roomtask import RoomTask
-from server.store_sql import StorageError
 
 log = logging.getLogger("guobiao.cluster")
-
-STREAM = "gb:node:"
-INVITE = "gb:invite:"
-ROOMS = "gb:rooms"  # the ids of the open rooms of every node (looked at for expired leases)
-NODES = "gb:nodes"  # the nodes' ids (told when a room moves)
-LOBBY = "gb:lobby"  # room id -> its public summary, invite code and online members (the shared lobby)
-PLAYER = "gb:player:"  # player id -> the room they are in (presence: a resume on any node finds it)
 
 # Forget a player's room only if it is still this room (they may have joined another meanwhile).
 _FORGET_PLAYER = """
@@ -54,79 +49,6 @@ RETRY = 0.2  # seconds before a failed Redis call is tried again
 _ITEMS = {"Command": Command, "SnapshotAsked": SnapshotAsked, "HistoryAsked": HistoryAsked,
           "ChatAsked": ChatAsked, "Connect": Connect, "Disconnect": Disconnect, "Leave": Leave}
 
-
-def pack(msg: dict) -> bytes:
-    return msgpack.packb(msg, use_bin_type=True)
-
-
-def unpack(data: bytes) -> dict:
-    return msgpack.unpackb(data, raw=False, strict_map_key=False)
-
-
-class RemoteReq:
-    """The request of a frame answered on another node: stands where a frame's id is on the owner; the
-    answer carrying it goes back to the frame's node (``ProxyConn``)."""
-    __slots__ = ("token",)
-
-    def __init__(self, token: str):
-        self.token = token
-
-
-class ProxyConn:
-    """On a room's owner: a player whose websocket is on another node. The room task uses it as a
-    connection; what it is sent goes to that node, numbered there."""
-
-    act_req = waiting = inbox = None  # server.frames.reply: no frame of its own waits here
-    snapshot_due: str | None = None
-    closed = False
-
-    def __init__(self, cluster: ClusterNode, node: str, pid: str, name: str | None, encoding: str):
-        self.cluster, self.node, self.player, self.name, self.encoding = cluster, node, pid, name, encoding
-
-    def _out(self, kind: str, msg: dict, encoding: str | None) -> None:
-        re = msg.get("re")
-        if isinstance(re, RemoteReq):  # an answer (server.frames.reply put the request in)
-            body = {k: v for k, v in msg.items() if k != "re"}
-            self.cluster.send(self.node, {"k": "reply", "req": re.token, "msg": body})
-        else:
-            self.cluster.send(self.node, {"k": kind, "pid": self.player, "msg": msg, "enc": encoding})
-
-    def push(self, msg: dict, encoding: str | None = None) -> None:
-        self._out("push", msg, encoding)
-
-    def send(self, msg: dict, encoding: str | None = None) -> None:
-        self._out("send", msg, encoding)
-
-    def cork(self) -> None:
-        pass  # the messages leave in order on the node's stream; the real connection corks nothing here
-
-    def uncork(self) -> None:
-        pass
-
-    def coalesce_snapshot(self) -> bool:
-        return False
-
-    def queued_snapshot(self) -> None:
-        pass
-
-
-class RemoteRoom(RoomTask):
-    """On a player's node: the room they are in, owned by another node. It stands in ``App.where`` where
-    a room task would; what is put to it goes to the owner. (A subclass only so that the places that ask
-    whether a player is in a room see one; none of ``RoomTask``'s state is set or used.)"""
-
-    def __init__(self, cluster: ClusterNode, owner: str, room_id: str):  # noqa: D107 - no RoomTask.__init__
-        self.cluster, self.owner, self.id = cluster, owner, room_id
-        self.invite = None
-        self.closed = False
-        self.task = None
-
-    def put(self, item) -> None:
-        self.cluster.forward(self, item)
-
-    def reconnect(self, pid: str, conn) -> None:
-        conn.snapshot_due = self.id
-        self.put(Connect(pid, conn))
 
 
 class _Listed:
@@ -143,47 +65,52 @@ class ClusterNode:
         self.id = node_id or "n" + secrets.token_hex(4)
         self.redis = aioredis.Redis.from_url(redis_url)
         self.ttl = ttl
-        self.leases: dict[str, tuple[Lease, asyncio.Task]] = {}  # room id -> its lease and renewer
+        self.renewer = Renewer(self.redis, ttl)  # every lease of this node, renewed by one task
+        self.alive = Lease(self.redis, NODE_LEASE + self.id, self.id, ttl)  # gone: the node is dead
+        self.leases: dict[str, Lease] = {}  # room id -> its lease
         self.proxies: dict[str, ProxyConn] = {}  # remote players of this node's rooms
         self.pending: dict[str, tuple] = {}  # request token -> (conn, req, on_ok) of a frame sent away
         self.outbox: dict[str, asyncio.Queue] = {}  # node -> what goes to it, in order
         self.tasks: list[asyncio.Task] = []
         self._ops: asyncio.Queue = asyncio.Queue()  # directory writes, done in order by one task
         self._forget_player = self.redis.register_script(_FORGET_PLAYER)
-        self._claimed: dict[str, Lease] = {}  # room id -> its lease, taken before restoring it
         self._tokens = itertools.count(1)
+        self.takeover = Takeover(self)  # rooms claimed, restored, taken over, given up
 
     async def start(self) -> None:
         await self.redis.ping()  # unreachable: the node does not start
-        await self.redis.sadd(NODES, self.id)
-        self.app.store.on_fenced = self.fenced
+        await self._live()
+        self.app.store.on_fenced = self.takeover.fenced
         loop = asyncio.get_running_loop()
+        self._renewing = loop.create_task(self.renewer.run(), name=f"cluster {self.id} leases")
+        self.tasks.append(self._renewing)
         self.tasks.append(loop.create_task(self._read(), name=f"cluster {self.id} reader"))
         self.tasks.append(loop.create_task(self._directory(), name=f"cluster {self.id} directory"))
 
+    async def _live(self) -> None:
+        """This node's own lease (others take its rooms over once it expires) and its entry in the set
+        of nodes; taken again if it was lost (a pause past the ttl)."""
+        if await self.alive.acquire() is None:
+            raise RuntimeError(f"cluster node {self.id} is already running")
+        await self.redis.sadd(NODES, self.id)
+        self.renewer.add(self.alive, lambda: self.tasks.append(asyncio.get_running_loop().create_task(self._live())))
+
     def watch(self) -> None:
         """Take over, from now on, the rooms of nodes that died (after ``App.recover``)."""
-        self.tasks.append(asyncio.get_running_loop().create_task(self._watch(), name=f"cluster {self.id} takeover"))
+        self.tasks.append(asyncio.get_running_loop().create_task(self.takeover.watch(), name=f"cluster {self.id} takeover"))
 
     async def stop(self) -> None:
-        """After the rooms stopped: their leases given up (other nodes need not wait), the rest ended."""
-        for lease, keeper in list(self.leases.values()):
-            keeper.cancel()
+        """After the rooms stopped: their leases and the node's given up (other nodes take its open rooms
+        over at once), its stream deleted, the rest ended."""
+        self._renewing.cancel()  # nothing is renewed from now on
+        leases = [*self.leases.values(), *self.takeover.claimed.values(), self.alive]
+        self.leases.clear()
+        self.takeover.claimed.clear()
+        for lease in leases:
             try:
                 await lease.release()
             except (OSError, RedisError):
                 pass  # it expires
-        self.leases.clear()
-        for lease in self._claimed.values():  # claimed, but the room could not be restored
-            try:
-                await lease.release()
-            except (OSError, RedisError):
-                pass
-        self._claimed.clear()
-        try:
-            await self.redis.srem(NODES, self.id)
-        except (OSError, RedisError):
-            pass
         for q in self.outbox.values():  # what is still queued leaves before the node does
             try:
                 await asyncio.wait_for(q.join(), 5.0)
@@ -192,102 +119,50 @@ class ClusterNode:
         for t in self.tasks:
             t.cancel()
         await asyncio.gather(*self.tasks, return_exceptions=True)
+        try:
+            await self.redis.delete(STREAM + self.id)  # (written to again, it is deleted as a dead node's)
+        except (OSError, RedisError):
+            pass
         await self.redis.aclose()
 
     # -- rooms this node owns ------------------------------------------------------------------
 
     async def claim(self, room_id: str) -> bool:
-        """Before restoring a room from the log: its lease, or False when another node owns it. A room
-        whose node died is restored by the first node to claim it once the lease expired."""
-        lease = Lease(self.redis, "room:" + room_id, self.id, self.ttl)
-        if await lease.acquire() is None or not await self._fence(room_id, lease):
-            return False
-        self._claimed[room_id] = lease
-        return True
-
-    async def _fence(self, room_id: str, lease: Lease) -> bool:
-        """The lease's token recorded in PostgreSQL before the log is read or written (docs/cluster.md
-        "Fencing"): a former owner's later writes are refused. False (the lease given back) when a
-        newer owner's token is there, or the database cannot be written now."""
-        try:
-            if await self.app.store.fence(room_id, lease.token) is not None:
-                return True
-            log.error("room %s: a newer owner's token is in the database; not taken", room_id)
-        except StorageError as e:
-            log.warning("room %s: its fencing token not written (%s); not taken", room_id, e)
-        try:
-            await lease.release()
-        except (OSError, RedisError):
-            pass  # it expires
-        return False
-
-    def fenced(self, db_id: int) -> None:
-        """A write of a room's log was refused: a newer owner (a larger token) wrote it, so this node lost
-        the room, maybe before its lease's renewal noticed. The room stops here as on a lost lease (its
-        directory entries are the new owner's now); its members here get a snapshot from the new owner."""
-        task = next((t for t in self.app.rooms.values() if t.db_id == db_id), None)
-        if task is None or task.closed:
-            return
-        log.warning("room %s: a newer owner wrote its log; the room stops on this node", task.id)
-        held = self.leases.pop(task.id, None)
-        if held is not None:
-            held[1].cancel()
-        here = [pid for pid, where in self.app.where.items() if where is task and pid in self.app.conns]
-        self.app.room_gone(task)
-        task.put(STOP)
-        asyncio.get_running_loop().create_task(self._follow(task.id, here))
-
-    async def _follow(self, room_id: str, pids: list[str]) -> None:
-        """The members here of a room that moved away, pointed at its owner, which sends each a snapshot."""
-        try:
-            owner = await holder(self.redis, "room:" + room_id)
-        except (OSError, RedisError):
-            owner = None
-        if owner is None or owner[0] == self.id:
-            return  # no owner now: they resume when one takes it over (presence)
-        for pid in pids:
-            conn = self.app.conns.get(pid)
-            if conn is not None and pid not in self.app.where:
-                remote = self.app.where[pid] = RemoteRoom(self, owner[0], room_id)
-                remote.reconnect(pid, conn)
+        """Before restoring a room from the log: its lease, or False when another node owns it."""
+        return await self.takeover.claim(room_id)
 
     async def room_opened(self, task: RoomTask) -> None:
         """A room made (or restored) here: its lease, then its invite code in the directory."""
-        lease = self._claimed.pop(task.id, None)
+        lease = self.takeover.claimed.pop(task.id, None)
         if lease is None:
-            lease = Lease(self.redis, "room:" + task.id, self.id, self.ttl)
-            if await lease.acquire() is None or not await self._fence(task.id, lease):
+            if not await self.takeover.claim(task.id):
                 raise RuntimeError(f"room {task.id} is owned by another node")
-        keeper = asyncio.get_running_loop().create_task(lease.keep(lambda: self._lost(task)),
-                                                        name=f"lease {task.id}")
-        self.leases[task.id] = (lease, keeper)
-        await self.redis.set(INVITE + task.invite, task.id)
-        await self.redis.sadd(ROOMS, task.id)
-        await self._listing(task)  # listed before its creator hears of it
+            lease = self.takeover.claimed.pop(task.id)
+        self.renewer.add(lease, lambda: self.takeover.lost(task))
+        self.leases[task.id] = lease
+        pipe = self.redis.pipeline(transaction=False)
+        pipe.set(INVITE + task.invite, task.id)
+        pipe.sadd(ROOMS, task.id)
+        pipe.sadd(OWNED + self.id, task.id)
         if task.members:  # its first members (later ones come through members_changed)
-            await self.redis.mset({PLAYER + pid: task.id for pid in task.members})
-
-    def _lost(self, task: RoomTask) -> None:
-        """The lease was lost (not renewed in time): another node may own the room now; stop writing."""
-        log.error("room %s: lease lost, the room stops on this node", task.id)
-        self.leases.pop(task.id, None)
-        if not task.closed:
-            self.app.room_gone(task)
-            task.put(STOP)
+            pipe.mset({PLAYER + pid: task.id for pid in task.members})
+        await pipe.execute()
+        await self._listing(task)  # listed before its creator hears of it
 
     def room_closed(self, task: RoomTask) -> None:
-        held = self.leases.pop(task.id, None)
-        if held is not None:  # (a lease lost: the new owner keeps the presence and the remote players)
+        lease = self.leases.pop(task.id, None)
+        if lease is not None:  # (a lease lost: the new owner keeps the presence and the remote players)
             for pid in task.members:
                 self._left(task, pid)
-            lease, keeper = held
-            keeper.cancel()
+            self.renewer.remove(lease)
             asyncio.get_running_loop().create_task(self._forget(lease, task.invite))
 
     async def _forget(self, lease: Lease, invite: str) -> None:
+        room_id = lease.name.removeprefix(ROOM_LEASE)
         try:
-            await self.redis.srem(ROOMS, lease.name.removeprefix("room:"))
-            await self.redis.hdel(LOBBY, lease.name.removeprefix("room:"))
+            await self.redis.srem(ROOMS, room_id)
+            await self.redis.srem(OWNED + self.id, room_id)
+            await self.redis.hdel(LOBBY, room_id)
             await self.redis.delete(INVITE + invite)
             await lease.release()
         except (OSError, RedisError):
@@ -341,7 +216,7 @@ class ClusterNode:
         if room_id is None:
             return None
         room_id = room_id.decode() if isinstance(room_id, bytes) else room_id
-        owner = await holder(self.redis, "room:" + room_id)
+        owner = await holder(self.redis, ROOM_LEASE + room_id)
         if owner is None or owner[0] == self.id:
             return None
         return RemoteRoom(self, owner[0], room_id)
@@ -366,7 +241,7 @@ class ClusterNode:
             room_id = room_id.decode() if isinstance(room_id, bytes) else room_id
         else:
             raise ProtocolError(BAD_FIELD, "give the room's id (room) or its invite code (code)")
-        owner = await holder(self.redis, "room:" + room_id) if room_id else None
+        owner = await holder(self.redis, ROOM_LEASE + room_id) if room_id else None
         if owner is None or owner[0] == self.id:
             self.app.reply(conn, req, codec.error(NO_ROOM, "no such room"))
             return
@@ -399,78 +274,6 @@ class ClusterNode:
             if hasattr(item, field):
                 body[field] = getattr(item, field)
         self.send(remote.owner, body)
-
-    # -- takeover ------------------------------------------------------------------------------
-
-    async def _watch(self) -> None:
-        """Every half ttl: the open rooms whose lease expired (their node died) are claimed, restored from
-        the PostgreSQL log and announced to every node (docs/cluster.md "Failover")."""
-        while True:
-            await asyncio.sleep(self.ttl / 2)
-            try:
-                await self.take_over()
-            except (OSError, RedisError) as e:
-                log.warning("cluster: looking for rooms to take over failed (%s)", e)
-
-    async def take_over(self) -> list[str]:
-        """Restore here the open rooms nobody holds the lease of; their ids. None while this node stops
-        (its rooms are being stopped: one restored now would be left running)."""
-        if self.app.stopping:
-            return []
-        ids = [i.decode() if isinstance(i, bytes) else i for i in await self.redis.smembers(ROOMS)]
-        ids = [i for i in ids if i not in self.leases]
-        if not ids:
-            return []
-        pipe = self.redis.pipeline(transaction=False)
-        for i in ids:
-            pipe.exists("gb:lease:room:" + i)
-        held = await pipe.execute()
-        claimed = [i for i, h in zip(ids, held) if not h and await self.claim(i)]
-        if not claimed or self.app.stopping:
-            for room_id in claimed:
-                await self._claimed.pop(room_id).release()
-            return []
-        taken = []
-        for r in await self.app.store.open_rooms():
-            if r["code"] in claimed and r["log"] and not self.app.stopping:
-                task = await self.app.restore_room(r)
-                if task is not None:
-                    taken.append(task)
-        for room_id in claimed:  # closed meanwhile, or not restorable
-            lease = self._claimed.pop(room_id, None)
-            if lease is not None:
-                await lease.release()
-                if not any(t.id == room_id for t in taken) and not self.app.stopping:  # (stopping: still open)
-                    await self.redis.srem(ROOMS, room_id)
-        nodes = [n.decode() if isinstance(n, bytes) else n for n in await self.redis.smembers(NODES)]
-        for task in taken:
-            log.warning("cluster: took room %s over", task.id)
-            self._moved(task.id, self.id)  # its members whose websocket is here
-            for node in nodes:
-                if node != self.id:
-                    self.send(node, {"k": "moved", "room": task.id, "owner": self.id})
-        return [t.id for t in taken]
-
-    def _moved(self, room_id: str, owner: str) -> None:
-        """A room changed owner: what was sent to the old one is answered ``server/moved`` (it may never
-        answer), and its members here get a snapshot from the new owner."""
-        for token, (conn, req, _, rid) in list(self.pending.items()):
-            if rid == room_id:
-                del self.pending[token]
-                self.app.reply(conn, req, codec.error(MOVED, "the room moved to another server: the snapshot that follows shows whether this was done"))
-        task = self.app.rooms.get(room_id) if owner == self.id else None
-        for pid, where in list(self.app.where.items()):
-            conn = self.app.conns.get(pid)
-            if isinstance(where, RemoteRoom) and where.id == room_id:
-                if task is not None:
-                    self.app.where[pid] = task
-                else:
-                    where.owner = owner
-                    if conn is not None:
-                        where.reconnect(pid, conn)
-                        continue
-            if task is not None and self.app.where.get(pid) is task and conn is not None:
-                task.reconnect(pid, conn)
 
     # -- the streams ---------------------------------------------------------------------------
 
@@ -538,7 +341,7 @@ class ClusterNode:
             if isinstance(where, RemoteRoom) and where.id == body["room"]:
                 del self.app.where[body["pid"]]
         elif kind == "moved":
-            self._moved(body["room"], body["owner"])
+            self.takeover.moved(body["room"], body["owner"])
         else:  # push, send: straight to the connection, as the owner's room task did
             conn = self.app.conns.get(body["pid"])
             if conn is None:

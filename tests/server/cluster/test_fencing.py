@@ -69,9 +69,9 @@ async def test_a_node_whose_write_is_refused_stops_owning_the_room(pg_url, redis
         task = b.app.rooms[room]
         rows = await b.app.store.log_length(task.db_id)
         # B is paused past its lease's expiry: its renewal stops and the key expires (deleted here).
-        b.app.cluster.leases[room][1].cancel()
+        b.app.cluster.renewer.remove(b.app.cluster.leases[room])
         await b.app.cluster.redis.delete("gb:lease:room:" + room)
-        assert await a.app.cluster.take_over() == [room]
+        assert await a.app.cluster.takeover.take_over() == [room]
         assert (await holder(a.app.cluster.redis, "room:" + room))[0] == a.app.cluster.id
         taken = await a.app.store.log_length(a.app.rooms[room].db_id)
         host.inbox.clear()

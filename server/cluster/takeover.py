@@ -1,0 +1,262 @@
+"""Taking rooms over (docs/cluster.md "Failover"): at a node's start, the open rooms nobody owns; while it
+runs, the rooms of nodes that died, and rooms whose lease was lost. Each room is claimed (its lease, its
+fencing token in PostgreSQL) before its log is read, restored in bounded batches that give the event loop
+back between rooms, and announced to every node; a node that finds itself fenced off gives its room up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+from redis.exceptions import RedisError
+
+from server import codec
+from server.cluster.keys import NODE_LEASE, NODES, OWNED, ROOM_LEASE, ROOMS, STREAM, text
+from server.cluster.lease import PREFIX, Lease, holder
+from server.cluster.remote import RemoteRoom
+from server.errors import MOVED
+from server.roomitems import STOP
+from server.store_sql import StorageError
+
+if TYPE_CHECKING:
+    from server.cluster.node import ClusterNode
+    from server.roomtask import RoomTask
+
+log = logging.getLogger("guobiao.cluster")
+
+BATCH = 16  # rooms restored at once: their restore entries share commits; then they are announced
+ORPHANS_EVERY = 4  # rounds of the watch between two looks at every open room's lease (not only dead nodes')
+DEAD_GRACE = 2.0  # ttls a node must have been seen dead before its stream and room set are deleted
+
+
+class Takeover:
+    def __init__(self, node: ClusterNode):
+        self.node = node
+        self.app = node.app
+        self.redis = node.redis
+        self.claimed: dict[str, Lease] = {}  # room id -> its lease, taken before restoring it
+        self._dead_since: dict[str, float] = {}  # node -> when this node first saw it dead (loop time)
+        self._rounds = 0
+
+    # -- claiming ------------------------------------------------------------------------------
+
+    async def claim(self, room_id: str) -> bool:
+        """Before a room's log is read: its lease, renewed from now on, and its fencing token in the
+        database; False when another node owns it. A room whose node died is restored by the first node
+        to claim it once the lease expired."""
+        lease = Lease(self.redis, ROOM_LEASE + room_id, self.node.id, self.node.ttl)
+        if await lease.acquire() is None or not await self._fence(room_id, lease):
+            return False
+        self.claimed[room_id] = lease
+        self.node.renewer.add(lease, lambda: self.claimed.pop(room_id, None))
+        return True
+
+    async def release(self, room_id: str) -> None:
+        lease = self.claimed.pop(room_id, None)
+        if lease is not None:
+            self.node.renewer.remove(lease)
+            try:
+                await lease.release()
+            except (OSError, RedisError):
+                pass  # it expires
+
+    async def _fence(self, room_id: str, lease: Lease) -> bool:
+        """The lease's token recorded in PostgreSQL before the log is read or written (docs/cluster.md
+        "Fencing"): a former owner's later writes are refused. False (the lease given back) when a
+        newer owner's token is there, or the database cannot be written now."""
+        try:
+            if await self.app.store.fence(room_id, lease.token) is not None:
+                return True
+            log.error("room %s: a newer owner's token is in the database; not taken", room_id)
+        except StorageError as e:
+            log.warning("room %s: its fencing token not written (%s); not taken", room_id, e)
+        try:
+            await lease.release()
+        except (OSError, RedisError):
+            pass  # it expires
+        return False
+
+    # -- restoring -----------------------------------------------------------------------------
+
+    async def recover(self) -> None:
+        """At the node's start: the open rooms of the database whose lease it can take (the rooms of live
+        nodes stay with them). Each room's log is read only once its lease is this node's."""
+        await self.restore([r["code"] for r in await self.app.store.open_room_codes()], announce=False)
+
+    async def restore(self, ids: list[str], announce: bool = True, came_from: str | None = None) -> list[str]:
+        """Claim and restore ``ids`` here, ``BATCH`` at a time, each batch announced to every node as soon
+        as it runs; the ids restored."""
+        taken: list[str] = []
+        for i in range(0, len(ids), BATCH):
+            if self.app.stopping:
+                break
+            done = await asyncio.gather(*(self._restore_one(room_id) for room_id in ids[i:i + BATCH]))
+            batch = [t for t in done if t is not None]
+            if came_from is not None:
+                await self.redis.srem(OWNED + came_from, *ids[i:i + BATCH])  # (those not taken: others have them)
+            if announce and batch:
+                await self._announce(batch)
+            taken += [t.id for t in batch]
+        return taken
+
+    async def _restore_one(self, room_id: str) -> RoomTask | None:
+        if self.app.stopping or room_id in self.app.rooms or not await self.claim(room_id):
+            return None
+        task = None
+        try:
+            r = await self.app.store.open_room(room_id)  # read after the claim: its last writer is fenced off
+            if r is not None and not r["log"]:
+                await self.app.store.close_room(r["id"])
+            elif r is not None and not self.app.stopping:
+                task = await self.app.restore_room(r)
+        finally:
+            if task is None:
+                await self.release(room_id)
+        if task is None and not self.app.stopping:  # closed meanwhile, or not restorable
+            await self.redis.srem(ROOMS, room_id)
+        return task
+
+    async def _announce(self, tasks: list[RoomTask]) -> None:
+        """Every node told (``moved``): their members of these rooms get a snapshot from here."""
+        nodes = [text(n) for n in await self.redis.smembers(NODES)]
+        for task in tasks:
+            log.warning("cluster: took room %s over", task.id)
+            self.moved(task.id, self.node.id)  # its members whose websocket is here
+            for node in nodes:
+                if node != self.node.id:
+                    self.node.send(node, {"k": "moved", "room": task.id, "owner": self.node.id})
+
+    # -- finding rooms to take over ------------------------------------------------------------
+
+    async def watch(self) -> None:
+        """Every quarter ttl: the rooms of nodes found dead (their node's lease expired), and now and
+        then every open room whose lease expired, are taken over (docs/cluster.md "Failover")."""
+        while True:
+            await asyncio.sleep(self.node.ttl / 4)
+            self._rounds += 1
+            try:
+                await self.take_over(orphans=self._rounds % ORPHANS_EVERY == 0)
+            except (OSError, RedisError, StorageError) as e:
+                log.warning("cluster: looking for rooms to take over failed (%s)", e)
+            except Exception:
+                log.exception("cluster: taking rooms over failed")
+
+    async def take_over(self, orphans: bool = True) -> list[str]:
+        """Restore here the rooms of dead nodes, and with ``orphans`` every open room nobody holds the
+        lease of; their ids. None while this node stops (a room restored now would be left running)."""
+        if self.app.stopping:
+            return []
+        taken = []
+        for dead in await self._dead_nodes():
+            taken += await self._from_dead(dead)
+        if orphans and not self.app.stopping:
+            ids = [i for i in map(text, await self.redis.smembers(ROOMS)) if i not in self.node.leases]
+            free = [i for i, h in zip(ids, await self._holders(ids)) if h is None]
+            taken += await self.restore(free)
+        return taken
+
+    async def _dead_nodes(self) -> list[str]:
+        nodes = [n for n in map(text, await self.redis.smembers(NODES)) if n != self.node.id]
+        pipe = self.redis.pipeline(transaction=False)
+        for n in nodes:
+            pipe.exists(PREFIX + NODE_LEASE + n)
+        alive = await pipe.execute() if nodes else []
+        dead = [n for n, a in zip(nodes, alive) if not a]
+        now = asyncio.get_running_loop().time()
+        self._dead_since = {n: self._dead_since.get(n, now) for n in dead}
+        return dead
+
+    async def _holders(self, ids: list[str]) -> list[str | None]:
+        """The node holding each room's lease, or None."""
+        pipe = self.redis.pipeline(transaction=False)
+        for i in ids:
+            pipe.get(PREFIX + ROOM_LEASE + i)
+        values = await pipe.execute() if ids else []
+        return [None if v is None else text(v).rpartition(":")[0] for v in values]
+
+    async def _from_dead(self, dead: str) -> list[str]:
+        """A dead node's rooms whose lease expired, restored here (its rooms another node holds, or that
+        are closed, are struck off its set); once it has none left, its stream and set are deleted."""
+        ids = [i for i in map(text, await self.redis.smembers(OWNED + dead)) if i not in self.node.leases]
+        holders = await self._holders(ids)
+        gone = [i for i, h in zip(ids, holders) if h is not None and h != dead]
+        if gone:
+            await self.redis.srem(OWNED + dead, *gone)
+        taken = await self.restore([i for i, h in zip(ids, holders) if h is None], came_from=dead)
+        since = self._dead_since.get(dead, asyncio.get_running_loop().time())
+        if (not await self.redis.scard(OWNED + dead)
+                and asyncio.get_running_loop().time() - since >= DEAD_GRACE * self.node.ttl):
+            await self.forget_node(dead)
+        return taken
+
+    async def forget_node(self, dead: str) -> None:
+        """A node dead for a while with no rooms left: its stream, room set and entry deleted (nothing it
+        would read is still wanted: its connections went with it)."""
+        await self.redis.delete(STREAM + dead, OWNED + dead)
+        await self.redis.srem(NODES, dead)
+        self._dead_since.pop(dead, None)
+        log.info("cluster: node %s is gone; its stream deleted", dead)
+
+    # -- a room that moved ---------------------------------------------------------------------
+
+    def moved(self, room_id: str, owner: str) -> None:
+        """A room changed owner: what was sent to the old one is answered ``server/moved`` (it may never
+        answer), and its members here get a snapshot from the new owner."""
+        node, app = self.node, self.app
+        for token, (conn, req, _, rid) in list(node.pending.items()):
+            if rid == room_id:
+                del node.pending[token]
+                app.reply(conn, req, codec.error(MOVED, "the room moved to another server: the snapshot that follows shows whether this was done"))
+        task = app.rooms.get(room_id) if owner == node.id else None
+        for pid, where in list(app.where.items()):
+            conn = app.conns.get(pid)
+            if isinstance(where, RemoteRoom) and where.id == room_id:
+                if task is not None:
+                    app.where[pid] = task
+                else:
+                    where.owner = owner
+                    if conn is not None:
+                        where.reconnect(pid, conn)
+                        continue
+            if task is not None and app.where.get(pid) is task and conn is not None:
+                task.reconnect(pid, conn)
+
+    def lost(self, task: RoomTask) -> None:
+        """The lease was lost (not renewed in time): another node may own the room now; stop writing."""
+        log.error("room %s: lease lost, the room stops on this node", task.id)
+        self.node.leases.pop(task.id, None)
+        if not task.closed:
+            self.app.room_gone(task)
+            task.put(STOP)
+
+    def fenced(self, db_id: int) -> None:
+        """A write of a room's log was refused: a newer owner (a larger token) wrote it, so this node lost
+        the room, maybe before its lease's renewal noticed. The room stops here as on a lost lease (its
+        directory entries are the new owner's now); its members here get a snapshot from the new owner."""
+        task = next((t for t in self.app.rooms.values() if t.db_id == db_id), None)
+        if task is None or task.closed:
+            return
+        log.warning("room %s: a newer owner wrote its log; the room stops on this node", task.id)
+        lease = self.node.leases.pop(task.id, None)
+        if lease is not None:
+            self.node.renewer.remove(lease)
+        here = [pid for pid, where in self.app.where.items() if where is task and pid in self.app.conns]
+        self.app.room_gone(task)
+        task.put(STOP)
+        asyncio.get_running_loop().create_task(self._follow(task.id, here))
+
+    async def _follow(self, room_id: str, pids: list[str]) -> None:
+        """The members here of a room that moved away, pointed at its owner, which sends each a snapshot."""
+        try:
+            owner = await holder(self.redis, ROOM_LEASE + room_id)
+        except (OSError, RedisError):
+            owner = None
+        if owner is None or owner[0] == self.node.id:
+            return  # no owner now: they resume when one takes it over (presence)
+        for pid in pids:
+            conn = self.app.conns.get(pid)
+            if conn is not None and pid not in self.app.where:
+                remote = self.app.where[pid] = RemoteRoom(self.node, owner[0], room_id)
+                remote.reconnect(pid, conn)
