@@ -85,6 +85,13 @@ class QuickMatch:
         """The players in one queue, longest waiting first."""
         return [w.player for w in self.queues.get(key, ())]
 
+    def waited(self, player: str, now: float) -> float | None:
+        """Seconds the player has waited in their queue (from when they joined it), or None."""
+        key = self._where.get(player)
+        if key is None:
+            return None
+        return max(0.0, now - next(w.since for w in self.queues[key] if w.player == player))
+
     def estimate(self, player: str, now: float) -> float | None:
         """Seconds until the player is expected at a table with bots: their own wait running out, or
         sooner that of somebody ahead whose rating window (as it will be then) takes them in. None: they

@@ -121,6 +121,7 @@ class App(Connections, Auth, Frames, Commands, Lobby, Events, Replays, Api):
         self.by_invite: dict[str, RoomTask] = {}
         self.where: dict[str, object] = {}  # player -> RoomTask (or server.lobby.PENDING)
         self.quick = QuickMatch()
+        self.quick_away: dict[str, asyncio.TimerHandle] = {}  # queued players gone, until QUICK_GRACE ends
         self.quick_queue: asyncio.Queue = asyncio.Queue()
         self.quick_told: set[str] = set()  # queued players told the storage keeps their table from being made
         # None: the rooms' own bot modules; external bots (docs/bots.md) are policies by name too

@@ -17,6 +17,7 @@ from server.roomtask import RoomTask
 log = logging.getLogger("guobiao.server")
 
 CLOSE_IDLE = 4002
+QUICK_GRACE = 30.0  # seconds a quick-match player whose connection closed keeps their place (a reload)
 
 
 class Connections:
@@ -91,7 +92,15 @@ class Connections:
         if pid is None or self.conns.get(pid) is not conn:
             return  # not signed in, or already replaced by a newer connection
         del self.conns[pid]
-        self.quick_queue.put_nowait(QuickCancel(pid))
+        # A quick-match place outlives a reload (and keeps its time waited); one who stays away leaves.
+        if (old := self.quick_away.pop(pid, None)) is not None:
+            old.cancel()
+        self.quick_away[pid] = self.loop.call_later(QUICK_GRACE, self._quick_gone, pid)
         task = self.where.get(pid)
         if isinstance(task, RoomTask):
             task.put(Disconnect(pid))
+
+    def _quick_gone(self, pid: str) -> None:
+        self.quick_away.pop(pid, None)
+        if pid not in self.conns:
+            self.quick_queue.put_nowait(QuickCancel(pid))

@@ -87,7 +87,7 @@ class Lobby:
                     rating = await self.ratings.rating(pid, room_type)  # seated near their rating
                     key = (room_type, item.hands)
                     placements = self.quick.enqueue(pid, room_type, wait, self.now(), rating, item.hands)
-                    status = self.queue_status(pid) or {"waiting": 1, "fill": 0.0}  # placed at once
+                    status = self.queue_status(pid) or {"waiting": 1, "fill": 0.0, "waited": 0.0}  # placed at once
                     self.reply(conn, req, {"t": "queued", "type": room_type, "hands": item.hands, "wait": wait,
                                            **status})
                     changed.add(key)
@@ -138,12 +138,15 @@ class Lobby:
                 conn.send(msg)
 
     def queue_status(self, pid: str) -> dict | None:
-        """How many wait in the player's quick-match queue (them included) and the seconds until bots are
-        expected to fill their table (``fill``; null: humans only), or None if they are not queued."""
+        """How many wait in the player's quick-match queue (them included), the seconds until bots are
+        expected to fill their table (``fill``; null: humans only) and since they joined it (``waited``:
+        a reloaded page shows the true wait), or None if they are not queued."""
         key = self.quick.queue_of(pid)
         if key is None:
             return None
-        return {"waiting": len(self.quick.waiting(key)), "fill": self.quick.estimate(pid, self.now())}
+        now = self.now()
+        return {"waiting": len(self.quick.waiting(key)), "fill": self.quick.estimate(pid, now),
+                "waited": self.quick.waited(pid, now)}
 
     def queued_msg(self, pid: str) -> dict | None:
         """The ``queued`` message that tells a waiting player where they stand (after a change, a sign-in)."""

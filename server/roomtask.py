@@ -508,6 +508,7 @@ class RoomTask:
             return
         snap = dict(self.room.snapshot(pid))
         snap["info"] = self._named(snap["info"])
+        snap["records"] = self._with_ids(snap["records"])
         g = snap.get("game")
         if g is not None:  # while a match is on: the prompt's seq, or where the table is
             snap["seq"] = g["match"]["seq"]
@@ -521,6 +522,14 @@ class RoomTask:
             conn.queued_snapshot()
         else:
             conn.push(snap)
+
+    def _with_ids(self, records: dict) -> dict:
+        """A finished match in the snapshot carries its stored id (its replay), as the reveal after it
+        did: a page reloaded on the ranking links the replay too. Not at a 复式 table (no reveal yet)."""
+        if self.tournament is not None and self.tournament[0].t.config.duplicate:
+            return records
+        return {**records, "matches": [{**r, "id": self.matches.get(r["match"], {}).get("id")}
+                                       for r in records["matches"]]}
 
     def history(self, page: int) -> dict:
         """The room's finished matches, newest first, HISTORY_PAGE a page: what the snapshot no longer

@@ -122,7 +122,7 @@ class MatchSummary(TypedDict):
     scores: list[int]
     ranking: list[Placing]
     void: bool
-    id: NotRequired[int | None]  # in ``history``: GET /api/matches/<id>
+    id: NotRequired[int | None]  # in ``history`` and a snapshot's records: GET /api/matches/<id>
 
 
 class MatchRecord(MatchSummary):
@@ -238,6 +238,7 @@ class QueuedMsg(Envelope):
     wait: float | None  # the wait you asked for (null when resent)
     waiting: int  # players in this queue (type and hands), you included
     fill: float | None  # seconds until bots are expected to fill your table; null: humans only
+    waited: float  # seconds since you joined the queue (a reloaded page shows the whole wait)
 
 
 class SnapshotMsg(Envelope):

@@ -99,6 +99,32 @@ def test_a_reload_at_the_end_of_the_match_shows_the_final_ranking_again(browser,
     ctx.close()
 
 
+@pytest.mark.parametrize("width,height", [(1280, 800), (360, 640)])
+def test_a_reloaded_final_ranking_links_the_replay_as_the_live_one_does(browser, server, fast, scripted_wall, artifacts,
+                                                                       width, height):
+    """The ranking shown again after a reload has the Replay link of the live one, to the same match."""
+    ctx, page = play_to_the_last_result(browser, server, scripted_wall, width, height, "Replayer")
+    to_final_ranking(page, timeout=TIMEOUT)
+    live = page.locator("[data-testid=match-result] a.button", has_text="Replay")
+    expect(live).to_be_visible(timeout=TIMEOUT)
+    href = live.get_attribute("href")
+    assert href and href.startswith("#replay="), href
+    page.reload()
+    ranking = page.locator("[data-testid=match-result]")
+    expect(ranking).to_be_visible(timeout=TIMEOUT)
+    link = ranking.locator("a.button", has_text="Replay")
+    expect(link).to_be_visible(timeout=TIMEOUT)
+    assert link.get_attribute("href") == href
+    link.scroll_into_view_if_needed()
+    b = assert_inside_viewport(page, "[data-testid=match-result] a.button:has-text('Replay')")
+    assert b["height"] >= 32  # a tap target
+    shot(page, artifacts, f"reload-final-ranking-replay-{width}x{height}")
+    link.click()
+    expect(page.locator("[data-testid=replay]")).to_be_visible(timeout=TIMEOUT)
+    assert page.evaluate("location.hash") == href
+    ctx.close()
+
+
 def play_to_the_last_result(browser, server, scripted_wall, width, height, name):
     """A 4-hand 国标 match with three bots, every hand won at once, played until the last hand's result
     offers the ranking."""

@@ -168,3 +168,36 @@ def test_my_recent_matches_open_their_replay(browser, server, fast, artifacts):
         assert page.evaluate("location.hash") == f"#replay={match}"
         ctx.close()
 
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_quick_match_wait_counts_from_joining_the_queue_after_a_reload(browser, server, artifacts, size):
+    """The wait shown is the time since the player joined the queue, as the server counts it: a reload
+    does not restart it at 0 (the queue message carries ``waited``)."""
+    w, h = size
+    ctx = browser.new_context(viewport={"width": w, "height": h}, locale="en-US")
+    page = ctx.new_page()
+    sign_in(page, server.url, "Wendy")
+    page.click("[data-quick-hands='16']")
+    page.click("[data-quick=wufan]")
+    wait = page.locator("[data-testid=quick-wait]")
+    expect(wait).to_have_attribute("data-waiting", "1", timeout=TIMEOUT)
+    # Wait until 4 s have passed (20 s before bots fill the table: far enough from being seated).
+    page.wait_for_function("() => +document.querySelector('[data-testid=quick-wait]')?.dataset.waited >= 4",
+                           timeout=TIMEOUT)
+    left_before = int(wait.get_attribute("data-left"))
+    page.reload()
+    expect(wait).to_be_visible(timeout=TIMEOUT)
+    expect(wait).to_have_attribute("data-waiting", "1", timeout=TIMEOUT)
+    waited = int(wait.get_attribute("data-waited"))
+    assert waited >= 4, f"the wait restarted after the reload: {waited} s"
+    expect(wait).to_contain_text(f"Waiting {waited} s")
+    assert int(wait.get_attribute("data-left")) <= left_before  # the same table, no later
+    # The bar shows the share of the wait already gone, not an empty bar.
+    bar = page.locator(".quick-bar > span").evaluate("e => e.getBoundingClientRect().width / e.parentElement.getBoundingClientRect().width")
+    assert bar >= 0.15, bar
+    inside_and_apart(page, ["[data-testid=queued-what]", "[data-testid=quick-wait]", ".queued button"])
+    shot(page, artifacts, f"lobby-quick-wait-after-reload-{w}x{h}")
+    page.locator(".queued button").click()
+    expect(wait).to_have_count(0, timeout=TIMEOUT)
+    ctx.close()

@@ -3,6 +3,8 @@ queue telling each waiting player how many wait and when bots are expected to fi
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 
@@ -67,3 +69,30 @@ async def test_quick_queue_estimates_when_bots_fill_and_says_so_again_after_a_re
     assert w["t"] == "welcome" and w["queued"] == "guobiao"
     q = await again.wait_for(lambda m: m.get("t") == "queued")
     assert q["hands"] == 4 and q["waiting"] == 2 and q["fill"] <= 30
+
+
+async def test_quick_queue_keeps_a_player_who_reloads_and_tells_the_time_waited(server, monkeypatch):
+    """A closed connection (a page reload) keeps the quick-match place for QUICK_GRACE: the new
+    connection hears the same queue and the seconds waited since joining; one who stays away leaves."""
+    import server.connections as connections
+
+    a = await server.client(name="Reload")
+    r = await a.request({"t": "quick", "type": "dazhong", "hands": 16, "wait": 300})
+    assert r["waited"] < 1, r
+    await asyncio.sleep(1.2)
+    await a.close()
+    await asyncio.sleep(0.2)  # the server has seen the close
+    again = await server.client()
+    w = await again.request({"t": "resume", "token": a.token})
+    assert w["t"] == "welcome" and w["queued"] == "dazhong", w
+    q = await again.wait_for(lambda m: m.get("t") == "queued")
+    assert q["hands"] == 16 and q["waiting"] == 1 and q["waited"] >= 1.2, q
+    assert 0 < q["fill"] <= 300 - 1.2, q
+    # Gone for good: once the grace ends, the place is given up.
+    monkeypatch.setattr(connections, "QUICK_GRACE", 0.1)
+    await again.close()
+    for _ in range(100):
+        if server.app.quick.queued(a.player) is None:
+            break
+        await asyncio.sleep(0.05)
+    assert server.app.quick.queued(a.player) is None

@@ -43,6 +43,7 @@ export interface AppState {
   quickUntil: number | null; // client time (s) when bots should fill the quick-match table we wait for
   quickHands: number | null; // the length of the quick match we wait for
   quickWaiting: number | null; // players in that queue, us included
+  quickSince: number | null; // client time (s) when we joined that queue (the server's count: a reload keeps it)
   roomGone: boolean; // the server closed the room while its final ranking is still on screen
 }
 
@@ -101,6 +102,7 @@ export function initialState(): AppState {
     reveals: {}, lastN: 0, needSnapshot: false, error: null, replaced: false, names: {}, chat: [],
     tournaments: [], tviews: {}, tables: {}, tournamentErrors: {}, notices: [],
     confirmLeave: false, roomGone: false, quickUntil: null, quickHands: null, quickWaiting: null,
+    quickSince: null,
   };
 }
 
@@ -163,6 +165,7 @@ export function reduce(s: AppState, msg: ServerMessage, clientNow: number): AppS
       return {
         ...n, queued: msg.type, quickHands: msg.hands, quickWaiting: msg.waiting,
         quickUntil: typeof msg.fill === "number" ? clientNow + msg.fill : null,
+        quickSince: typeof msg.waited === "number" ? clientNow - msg.waited : null,
       };
     case "snapshot": {
       const info: RoomInfo = msg.info;

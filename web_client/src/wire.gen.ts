@@ -282,6 +282,7 @@ export interface QueuedMsg {
   wait: number | null;
   waiting: number;
   fill: number | null;
+  waited: number;
 }
 
 export interface SnapshotMsg {

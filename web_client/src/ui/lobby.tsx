@@ -14,14 +14,16 @@ export function typeName(type: string): string {
 
 /** How long we have waited for a quick match, how many wait with us, and when bots should fill the
  * table (the server's estimate, `fill`), with a bar that fills as that time comes. */
-function QuickWait({ until, waiting }: { until: number | null; waiting: number | null }) {
-  const [since] = useState(() => Date.now() / 1000);
+function QuickWait({ until, waiting, joined }: { until: number | null; waiting: number | null; joined: number | null }) {
+  const [shown] = useState(() => Date.now() / 1000);
+  const since = joined ?? shown; // when we joined the queue, as the server counts it (a reload keeps it)
   const now = useNow(500);
   const waited = Math.max(0, Math.floor(now - since));
   const left = until === null ? null : Math.max(0, Math.ceil(until - now));
   const done = left === null ? null : Math.min(1, (now - since) / Math.max(1, until! - since));
   return (
-    <div class="quick-wait" data-testid="quick-wait" data-left={left ?? undefined} data-waiting={waiting ?? undefined}>
+    <div class="quick-wait" data-testid="quick-wait" data-left={left ?? undefined} data-waiting={waiting ?? undefined}
+      data-waited={waited}>
       <span class="muted">
         {left === null ? t("quickWaitHumans", waited) : left > 0 ? t("quickWait", waited, left) : t("quickFillSoon")}
         {waiting ? <> · <span data-testid="quick-count">{t("quickQueue", waiting)}</span></> : null}
@@ -138,7 +140,7 @@ export function Lobby({ s }: { s: AppState }) {
               <span class="spinner" />
               <span data-testid="queued-what">{t("queued", typeName(s.queued))}{s.quickHands ? ` · ${t("handsN", s.quickHands)}` : ""}</span>
             </span>
-            <QuickWait until={s.quickUntil} waiting={s.quickWaiting} />
+            <QuickWait until={s.quickUntil} waiting={s.quickWaiting} joined={s.quickSince} />
             <button type="button" onClick={() => app.cancelQuick()}>{t("cancel")}</button>
           </div>
         ) : (

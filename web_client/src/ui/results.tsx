@@ -201,7 +201,8 @@ function AllHands({ s, g }: { s: AppState; g: GameView }) {
 export function MatchResultView({ s }: { s: AppState }) {
   const app = useApp();
   const rec = s.matchResult!;
-  const reveal = s.reveals[rec.match];
+  // The replay: the reveal after the match, or (a page reloaded on the ranking) the snapshot's record.
+  const replayId = s.reveals[rec.match]?.id ?? rec.id;
   const seated = s.you?.seat !== null && s.you?.seat !== undefined;
   const tournament = s.room ? s.tables[s.room.id]?.tournament : undefined;
   return (
@@ -226,7 +227,7 @@ export function MatchResultView({ s }: { s: AppState }) {
             </button>
           ) : null}
           <button type="button" onClick={() => app.leave()}>{t("backToLobby")}</button>
-          {reveal?.id ? <a class="button" href={`#replay=${reveal.id}`}>{t("replay")}</a> : null}
+          {replayId ? <a class="button" data-action="replay" href={`#replay=${replayId}`}>{t("replay")}</a> : null}
         </div>
       </div>
     </div>
