@@ -259,6 +259,9 @@ class App(Connections, Auth, Frames, Commands, Lobby, Events, Replays, Api):
             self.where[pid] = task
         task.start()
 
+    def auto_acted(self, n: int) -> None:
+        self.metrics.auto += n
+
     def storage_changed(self, fault: str | None) -> None:
         for task in list(self.rooms.values()):
             task.storage_changed(fault)

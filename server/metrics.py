@@ -74,6 +74,7 @@ class Metrics:
         # Actions (``act`` frames): answered ok (applied, every seat's messages written) or refused.
         self.actions = 0
         self.refused = 0
+        self.auto = 0  # moves the server made for a seat (bots, 托管, timeouts): no frame, logged as "act"
         self.action_latency = Histogram(LATENCY_BOUNDS)  # frame read -> last seat's message written
         self.loop_lag = Histogram(LAG_BOUNDS)
         self.lag_recent: deque[float] = deque(maxlen=LAG_WINDOW)
@@ -128,6 +129,10 @@ class Metrics:
         server = self.app.server
         return 0 if server is None else len(server.connections)
 
+    def tournaments_open(self) -> int:
+        """Tournaments not over: a finished one still listed for a while is not counted."""
+        return sum(1 for x in self.app.tournaments.values() if not x.t.over)
+
     def health(self) -> tuple[int, dict]:
         """GET /api/health: 200, or 503 while the storage holds writes back (play is paused)."""
         app = self.app
@@ -138,7 +143,7 @@ class Metrics:
             "version": self.version,
             "uptime": round(self.loop.time() - self.started_at, 3),
             "rooms": len(app.rooms),
-            "tournaments": len(app.tournaments),
+            "tournaments": self.tournaments_open(),
             "connections": self.websockets_open(),
             "players": len(app.conns),
             "loop_lag_ms": {"last": round(1000 * recent[-1], 3) if recent else None,
@@ -168,13 +173,15 @@ class Metrics:
         yield gauge("connections", "Open websocket connections.", self.websockets_open())
         yield gauge("players", "Players signed in (one connection each).", len(app.conns))
         yield gauge("rooms", "Rooms open on this node.", len(app.rooms))
-        yield gauge("tournaments", "Tournaments running on this node.", len(app.tournaments))
+        yield gauge("tournaments", "Tournaments not yet over on this node.", self.tournaments_open())
         yield gauge("storage_paused", "1 while the storage holds writes back (disk full, file removed).",
                     0 if app.store.fault is None else 1)
-        actions = CounterMetricFamily(p + "actions", "Actions (act frames) answered, by result.",
+        actions = CounterMetricFamily(p + "actions", "Actions: act frames answered (ok, refused) and moves "
+                                      "the server made for a seat (auto: bots, 托管, timeouts).",
                                       labels=["result"])
         actions.add_metric(["ok"], self.actions)
         actions.add_metric(["refused"], self.refused)
+        actions.add_metric(["auto"], self.auto)
         yield actions
         yield self.action_latency.family(
             p + "action_latency_seconds",

@@ -29,6 +29,9 @@ class RoomOutbox(Protocol):
 
     def now(self) -> float: ...
 
+    def auto_acted(self, n: int) -> None:
+        """Report: ``n`` moves the room made for seats (bots, 托管, timeouts) are durable (server.metrics)."""
+
     def deliver(self, pid: str, msg: dict) -> None:
         """A push to a member (dropped if offline)."""
 

@@ -368,6 +368,9 @@ class RoomTask:
 
     def _publish(self, batch: Batch) -> None:
         self._report(batch.entries)
+        auto = sum(1 for e in batch.entries if e["k"] == "act" and e.get("by") != "player")
+        if auto:  # bots, 托管, timeouts: counted with the players' actions once durable
+            self.app.auto_acted(auto)
         self._send(self.room.render(batch.applied), batch.notices)
         if batch.entries:
             self._sync_bots()  # what they see is durable and sent, like a member's messages
