@@ -176,7 +176,7 @@ class MatchFile(TypedDict):
 from server.wire_tournament import (  # noqa: E402 (its shapes use Envelope, Meld and Tile above)
     TournamentSummary, TournamentConfig, FoulEvidence, Cancellation, SanctionRecord, SeatResult, TableHand,
     TableView, SessionView, StandingRow, TeamRow, TournamentPlayer, TournamentYou, TableRoom, TournamentView,
-    TournamentDeltaMsg,
+    TournamentDeltaMsg, TOURNAMENT_EVENTS, TournamentEventMsg,
 )
 
 
@@ -326,16 +326,6 @@ class TournamentMsg(Envelope):
     tournament: TournamentView
 
 
-class TournamentEventMsg(Envelope):
-    """What just happened in a tournament (docs/protocol.md "Tournaments"); fields by event."""
-    t: Literal["tournament_event"]
-    tournament: str
-    tseq: int
-    event: str
-    sanction: NotRequired[SanctionRecord]
-    reason: NotRequired[str]
-
-
 class TableMsg(Envelope):
     t: Literal["table"]
     tournament: str
@@ -393,7 +383,7 @@ class ErrorMsg(Envelope):
 MESSAGES = (
     WelcomeMsg, AccountMsg, SessionsMsg, DeletedMsg, RoomsMsg, QueuedMsg, SnapshotMsg, RoomMsg, GameMsg, HandResultMsg,
     MatchResultMsg, CommitmentMsg, RevealMsg, KickedMsg, LeftMsg, ClosedMsg, ReplacedMsg, ChatMsg, TournamentsMsg,
-    TournamentMsg, TournamentDeltaMsg, TournamentEventMsg, TableMsg, SubstitutedMsg, OkMsg, PongMsg, HistoryMsg,
+    TournamentMsg, TournamentDeltaMsg, *TOURNAMENT_EVENTS, TableMsg, SubstitutedMsg, OkMsg, PongMsg, HistoryMsg,
     MatchesMsg, ErrorMsg,
 )
 ServerMessage = Union[MESSAGES]  # a message is one of these (told apart by its "t")

@@ -5,7 +5,7 @@ with the others. Import server.wire, not this module, first (this one takes Enve
 
 from __future__ import annotations
 
-from typing import Any, Literal, NotRequired, TypedDict
+from typing import Any, Literal, NotRequired, TypedDict, Union
 
 from server.wire import Envelope, Meld, Tile
 
@@ -71,6 +71,7 @@ class SanctionRecord(TypedDict):
     at: float
     public: bool
     offence: str | None
+    reported: int | None  # the table's own count of that offence in that hand; None: not a table's report
     evidence: NotRequired[FoulEvidence | None]  # a false win's hand: the player and the referee only
     cancelled: Cancellation | None
 
@@ -243,3 +244,119 @@ class TournamentDeltaMsg(Envelope):
     standings: NotRequired[list[StandingRow]]  # rows that changed or are new
     ranking: NotRequired[list[str]]  # every standings row's player in order; absent: the old order, new rows last
     names: NotRequired[dict[str, str]]  # merged into names
+
+
+# -- tournament_event: one declaration per event (rooms/tournament/tournament.py _notify) ---------------
+
+class TournamentEventBase(Envelope):
+    t: Literal["tournament_event"]
+    tournament: str
+    tseq: int  # the point of the tournament's log it follows
+
+
+class TevRegistered(TournamentEventBase):
+    event: Literal["registered"]
+    player: str
+    team: str | None
+
+
+class TevUnregistered(TournamentEventBase):
+    event: Literal["unregistered"]
+    player: str
+
+
+class TevCheckedIn(TournamentEventBase):
+    event: Literal["checked_in"]
+    player: str
+    session: int
+
+
+class TevReferee(TournamentEventBase):
+    event: Literal["referee"]
+    referee: str | None  # None: nobody referees
+
+
+class TevRefereeOffered(TournamentEventBase):
+    """To the account named referee and the organiser: send ``accept_referee`` to take the role."""
+    event: Literal["referee_offered"]
+    player: str
+
+
+class TevCancelled(TournamentEventBase):
+    event: Literal["cancelled"]
+    reason: str
+
+
+class TevSanction(TournamentEventBase):
+    """A sanction to its audience (a non-public one: its player, the referee and the organiser)."""
+    event: Literal["sanction"]
+    sanction: SanctionRecord
+
+
+class TevSanctionCancelled(TournamentEventBase):
+    event: Literal["sanction_cancelled"]
+    sanction: SanctionRecord
+
+
+class SessionTable(TypedDict):
+    table: str
+    players: list[str | None]  # by room seat; None: a bot's seat
+
+
+class TevSessionStarted(TournamentEventBase):
+    event: Literal["session_started"]
+    session: int
+    start: float
+    byes: list[str]
+    tables: list[SessionTable]
+
+
+class TevTableStarted(TournamentEventBase):
+    event: Literal["table_started"]
+    table: str
+
+
+class TevSubstituted(TournamentEventBase):
+    event: Literal["substituted"]
+    table: str
+    seat: int  # the room seat a bot that cannot win now plays
+    player: str | None
+    why: Literal["forfeit", "suspended"]
+
+
+class TevTimeUp(TournamentEventBase):
+    event: Literal["time_up"]
+    table: str
+    finish_hand: bool  # the hand in play is finished (else it is void)
+
+
+class TevHand(TournamentEventBase):
+    event: Literal["hand"]
+    table: str
+    hand: int  # 1-based
+
+
+class TevTableFinished(TournamentEventBase):
+    event: Literal["table_finished"]
+    table: str
+    seats: list[SeatResult]
+
+
+class TevSessionFinished(TournamentEventBase):
+    event: Literal["session_finished"]
+    session: int
+    standings: list[StandingRow]
+
+
+class TevFinished(TournamentEventBase):
+    event: Literal["finished"]
+    standings: list[StandingRow]
+    teams: list[TeamRow]
+
+
+TOURNAMENT_EVENTS = (
+    TevRegistered, TevUnregistered, TevCheckedIn, TevReferee, TevRefereeOffered, TevCancelled, TevSanction,
+    TevSanctionCancelled, TevSessionStarted, TevTableStarted, TevSubstituted, TevTimeUp, TevHand, TevTableFinished,
+    TevSessionFinished, TevFinished,
+)
+TournamentEventMsg = Union[TOURNAMENT_EVENTS]  # told apart by "event" (docs/protocol.md "Tournaments")

@@ -6,71 +6,17 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import random
-import types
-import typing
 from pathlib import Path
-from typing import Any, Literal, NotRequired, Union, get_args, get_origin, get_type_hints
+from typing import get_args, get_type_hints
 
 from game.views import EVENT_FIELDS
 from rooms.tournament.config import TournamentConfig
 from server import wire, wire_ts
 from tests.server.client import play
 from tests.server.test_play import table
+from tests.server.wirecheck import BY_T, problems
 
 GENERATED = Path(__file__).resolve().parents[2] / "web_client" / "src" / "wire.gen.ts"
-_BY_T = {get_args(get_type_hints(td)["t"])[0]: td for td in wire.MESSAGES + wire.EVENTS}
-_ACTIONS = {get_args(get_type_hints(td)["a"])[0]: td for td in get_args(wire.Action)}
-
-
-def problems(value, tp, path: str = "") -> list[str]:
-    """Where ``value`` differs from the annotation ``tp``: an unknown key, a missing one, a wrong type."""
-    if tp is Any:
-        return []
-    if tp is float:
-        return [] if type(value) in (int, float) else [f"{path}: {value!r} is not a number"]
-    if tp in (int, str, bool, type(None)):
-        return [] if type(value) is tp else [f"{path}: {value!r} is not {tp.__name__}"]
-    if isinstance(tp, type) and (typing.is_typeddict(tp) or dataclasses.is_dataclass(tp)):
-        if not isinstance(value, dict):
-            return [f"{path}: {value!r} is not a {tp.__name__}"]
-        hints = get_type_hints(tp, include_extras=True)
-        keys = {k[:-1] if k.endswith("_") else k: k for k in hints}
-        out = [f"{path}.{k}: not in {tp.__name__}" for k in value if k not in keys]
-        for key, name in keys.items():
-            ann = hints[name]
-            optional = get_origin(ann) is NotRequired
-            if optional:
-                ann = get_args(ann)[0]
-            if key in value:
-                out += problems(value[key], ann, f"{path}.{key}")
-            elif not optional:
-                out.append(f"{path}.{key}: missing from {tp.__name__}")
-        return out
-    origin, args = get_origin(tp), get_args(tp)
-    if origin is Literal:
-        return [] if value in args else [f"{path}: {value!r} not one of {args}"]
-    if origin in (Union, types.UnionType):
-        if isinstance(value, dict) and value.get("t") in _BY_T and _BY_T[value["t"]] in args:
-            return problems(value, _BY_T[value["t"]], path)
-        if isinstance(value, dict) and value.get("a") in _ACTIONS and _ACTIONS[value["a"]] in args:
-            return problems(value, _ACTIONS[value["a"]], path)
-        if value is not None and type(None) in args:
-            args = tuple(a for a in args if a is not type(None))
-        tries = [problems(value, a, path) for a in args]
-        return [] if any(not p for p in tries) else min(tries, key=len)
-    if origin in (list, tuple):
-        if not isinstance(value, (list, tuple)):
-            return [f"{path}: {value!r} is not a list"]
-        if origin is tuple:
-            if len(value) != len(args):
-                return [f"{path}: {value!r} has not {len(args)} items"]
-            return [p for i, (v, a) in enumerate(zip(value, args)) for p in problems(v, a, f"{path}[{i}]")]
-        return [p for i, v in enumerate(value) for p in problems(v, args[0], f"{path}[{i}]")]
-    if origin is dict:
-        if not isinstance(value, dict):
-            return [f"{path}: {value!r} is not a map"]
-        return [p for k, v in value.items() for p in problems(k, args[0], f"{path} key") + problems(v, args[1], f"{path}.{k}")]
-    raise TypeError(tp)
 
 
 def test_the_generated_client_types_are_up_to_date():
@@ -89,9 +35,9 @@ def test_the_generated_types_name_every_message_and_command():
 
 def test_every_game_event_is_declared_with_the_fields_a_seat_may_see():
     """The events' declarations are game/views.py EVENT_FIELDS (what each seat may see), field for field."""
-    assert set(_BY_T) >= set(EVENT_FIELDS)
+    assert set(BY_T) >= set(EVENT_FIELDS)
     for t, (public, own) in EVENT_FIELDS.items():
-        fields = {k.rstrip("_") for k in get_type_hints(_BY_T[t])}
+        fields = {k.rstrip("_") for k in get_type_hints(BY_T[t])}
         assert fields == {"t", "hand", *(public or ()), *own}, t
 
 

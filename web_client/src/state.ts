@@ -76,14 +76,12 @@ function reduceTournament(n: AppState, msg: TournamentEventMsg, clientNow: numbe
   switch (msg.event) {
     case "sanction": {
       const r = msg.sanction;
-      if (!r) return n;
       if (r.public) return addNotice(n, { key: `${tid}:${r.id}`, kind: "public", tournament: tid, record: r, at: clientNow });
       if (me && r.player === me) return addNotice(n, { key: `${tid}:${r.id}`, kind: "mine", tournament: tid, record: r, at: clientNow });
       return n;
     }
     case "sanction_cancelled": {
       const r = msg.sanction;
-      if (!r) return n;
       const notices = n.notices.filter((x) => x.key !== `${tid}:${r.id}`);
       const out = { ...n, notices };
       return me && r.player === me ? addNotice(out, { key: `${tid}:${r.id}:x`, kind: "cancelled", tournament: tid, record: r, at: clientNow }) : out;

@@ -429,20 +429,6 @@ export interface TournamentMsg {
   tournament: TournamentView;
 }
 
-/** What just happened in a tournament (docs/protocol.md "Tournaments"); fields by event. */
-export interface TournamentEventMsg {
-  re?: number;
-  n?: number;
-  room?: string;
-  rseq?: number;
-  t: "tournament_event";
-  tournament: string;
-  tseq: number;
-  event: string;
-  sanction?: SanctionRecord;
-  reason?: string;
-}
-
 export interface TableMsg {
   re?: number;
   n?: number;
@@ -891,6 +877,7 @@ export interface SanctionRecord {
   at: number;
   public: boolean;
   offence: string | null;
+  reported: number | null;
   evidence?: FoulEvidence | null;
   cancelled: Cancellation | null;
 }
@@ -1069,13 +1056,237 @@ export interface TournamentDeltaMsg {
   names?: Record<string, string>;
 }
 
+export interface TournamentEventBase {
+  re?: number;
+  n?: number;
+  room?: string;
+  rseq?: number;
+  t: "tournament_event";
+  tournament: string;
+  tseq: number;
+}
+
+export interface TevRegistered {
+  re?: number;
+  n?: number;
+  room?: string;
+  rseq?: number;
+  t: "tournament_event";
+  tournament: string;
+  tseq: number;
+  event: "registered";
+  player: string;
+  team: string | null;
+}
+
+export interface TevUnregistered {
+  re?: number;
+  n?: number;
+  room?: string;
+  rseq?: number;
+  t: "tournament_event";
+  tournament: string;
+  tseq: number;
+  event: "unregistered";
+  player: string;
+}
+
+export interface TevCheckedIn {
+  re?: number;
+  n?: number;
+  room?: string;
+  rseq?: number;
+  t: "tournament_event";
+  tournament: string;
+  tseq: number;
+  event: "checked_in";
+  player: string;
+  session: number;
+}
+
+export interface TevReferee {
+  re?: number;
+  n?: number;
+  room?: string;
+  rseq?: number;
+  t: "tournament_event";
+  tournament: string;
+  tseq: number;
+  event: "referee";
+  referee: string | null;
+}
+
+/** To the account named referee and the organiser: send ``accept_referee`` to take the role. */
+export interface TevRefereeOffered {
+  re?: number;
+  n?: number;
+  room?: string;
+  rseq?: number;
+  t: "tournament_event";
+  tournament: string;
+  tseq: number;
+  event: "referee_offered";
+  player: string;
+}
+
+export interface TevCancelled {
+  re?: number;
+  n?: number;
+  room?: string;
+  rseq?: number;
+  t: "tournament_event";
+  tournament: string;
+  tseq: number;
+  event: "cancelled";
+  reason: string;
+}
+
+/** A sanction to its audience (a non-public one: its player, the referee and the organiser). */
+export interface TevSanction {
+  re?: number;
+  n?: number;
+  room?: string;
+  rseq?: number;
+  t: "tournament_event";
+  tournament: string;
+  tseq: number;
+  event: "sanction";
+  sanction: SanctionRecord;
+}
+
+export interface TevSanctionCancelled {
+  re?: number;
+  n?: number;
+  room?: string;
+  rseq?: number;
+  t: "tournament_event";
+  tournament: string;
+  tseq: number;
+  event: "sanction_cancelled";
+  sanction: SanctionRecord;
+}
+
+export interface SessionTable {
+  table: string;
+  players: (string | null)[];
+}
+
+export interface TevSessionStarted {
+  re?: number;
+  n?: number;
+  room?: string;
+  rseq?: number;
+  t: "tournament_event";
+  tournament: string;
+  tseq: number;
+  event: "session_started";
+  session: number;
+  start: number;
+  byes: string[];
+  tables: SessionTable[];
+}
+
+export interface TevTableStarted {
+  re?: number;
+  n?: number;
+  room?: string;
+  rseq?: number;
+  t: "tournament_event";
+  tournament: string;
+  tseq: number;
+  event: "table_started";
+  table: string;
+}
+
+export interface TevSubstituted {
+  re?: number;
+  n?: number;
+  room?: string;
+  rseq?: number;
+  t: "tournament_event";
+  tournament: string;
+  tseq: number;
+  event: "substituted";
+  table: string;
+  seat: number;
+  player: string | null;
+  why: "forfeit" | "suspended";
+}
+
+export interface TevTimeUp {
+  re?: number;
+  n?: number;
+  room?: string;
+  rseq?: number;
+  t: "tournament_event";
+  tournament: string;
+  tseq: number;
+  event: "time_up";
+  table: string;
+  finish_hand: boolean;
+}
+
+export interface TevHand {
+  re?: number;
+  n?: number;
+  room?: string;
+  rseq?: number;
+  t: "tournament_event";
+  tournament: string;
+  tseq: number;
+  event: "hand";
+  table: string;
+  hand: number;
+}
+
+export interface TevTableFinished {
+  re?: number;
+  n?: number;
+  room?: string;
+  rseq?: number;
+  t: "tournament_event";
+  tournament: string;
+  tseq: number;
+  event: "table_finished";
+  table: string;
+  seats: SeatResult[];
+}
+
+export interface TevSessionFinished {
+  re?: number;
+  n?: number;
+  room?: string;
+  rseq?: number;
+  t: "tournament_event";
+  tournament: string;
+  tseq: number;
+  event: "session_finished";
+  session: number;
+  standings: StandingRow[];
+}
+
+export interface TevFinished {
+  re?: number;
+  n?: number;
+  room?: string;
+  rseq?: number;
+  t: "tournament_event";
+  tournament: string;
+  tseq: number;
+  event: "finished";
+  standings: StandingRow[];
+  teams: TeamRow[];
+}
+
 export type Fan = [number | null, string, string, number, number] | [number | null, string, string, number, number, string[]];
 
 export type Action = ActDiscard | ActWin | ActPass | ActChow | ActPung | ActKong | ActConcealedKong | ActAddedKong | ActContinue;
 
 export type GameEvent = EvStart | EvDeal | EvFlower | EvDraw | EvTurn | EvDiscard | EvClaimWindow | EvResponse | EvClaim | EvConcealedKong | EvAddedKong | EvFoul | EvHandEnd | EvHandStart | EvScores | EvReady | EvMatchEnd;
 
-export type ServerMessage = WelcomeMsg | AccountMsg | SessionsMsg | DeletedMsg | RoomsMsg | QueuedMsg | SnapshotMsg | RoomMsg | GameMsg | HandResultMsg | MatchResultMsg | CommitmentMsg | RevealMsg | KickedMsg | LeftMsg | ClosedMsg | ReplacedMsg | ChatMsg | TournamentsMsg | TournamentMsg | TournamentDeltaMsg | TournamentEventMsg | TableMsg | SubstitutedMsg | OkMsg | PongMsg | HistoryMsg | MatchesMsg | ErrorMsg;
+export type TournamentEventMsg = TevRegistered | TevUnregistered | TevCheckedIn | TevReferee | TevRefereeOffered | TevCancelled | TevSanction | TevSanctionCancelled | TevSessionStarted | TevTableStarted | TevSubstituted | TevTimeUp | TevHand | TevTableFinished | TevSessionFinished | TevFinished;
+
+export type ServerMessage = WelcomeMsg | AccountMsg | SessionsMsg | DeletedMsg | RoomsMsg | QueuedMsg | SnapshotMsg | RoomMsg | GameMsg | HandResultMsg | MatchResultMsg | CommitmentMsg | RevealMsg | KickedMsg | LeftMsg | ClosedMsg | ReplacedMsg | ChatMsg | TournamentsMsg | TournamentMsg | TournamentDeltaMsg | TevRegistered | TevUnregistered | TevCheckedIn | TevReferee | TevRefereeOffered | TevCancelled | TevSanction | TevSanctionCancelled | TevSessionStarted | TevTableStarted | TevSubstituted | TevTimeUp | TevHand | TevTableFinished | TevSessionFinished | TevFinished | TableMsg | SubstitutedMsg | OkMsg | PongMsg | HistoryMsg | MatchesMsg | ErrorMsg;
 
 // Commands (server/schema.py COMMANDS): what a client may send.
 

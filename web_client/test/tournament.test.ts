@@ -18,7 +18,7 @@ function signedIn(player = "pA"): AppState {
 function sanction(id: number, over: Partial<SanctionRecord> = {}): SanctionRecord {
   return {
     id, kind: "points", player: "pA", session: 1, table: "1-1", hand: 1, points: 10, reason: "slow play", by: "pR",
-    at: 1000, public: false, offence: null, cancelled: null, ...over,
+    at: 1000, public: false, offence: null, reported: null, cancelled: null, ...over,
   };
 }
 
@@ -225,7 +225,7 @@ describe("reducing tournament messages", () => {
 
   it("banners for public notices and your own sanctions, not for other players' private ones", () => {
     let s = signedIn();
-    const ev = (r: SanctionRecord, event = "sanction") => ({ t: "tournament_event" as const, tournament: "t1a2b3c4d", tseq: 9, event, sanction: r });
+    const ev = (r: SanctionRecord, event: "sanction" | "sanction_cancelled" = "sanction") => ({ t: "tournament_event" as const, tournament: "t1a2b3c4d", tseq: 9, event, sanction: r });
     s = reduce(s, ev(sanction(1, { player: "pB" })), 5);
     expect(s.notices).toHaveLength(0);
     s = reduce(s, ev(sanction(2)), 6);
