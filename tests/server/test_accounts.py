@@ -19,7 +19,7 @@ from server.attempts import AttemptLimits, Attempts
 from server.store import open_store
 from tests.server.client import play
 from tests.server.conftest import Running, fast_settings, stop
-from tests.server.test_wire import problems
+from tests.server.wirecheck import problems
 
 CHEAP = PasswordHasher(time_cost=1, memory_cost=1024, parallelism=1)
 PASSWORD = "correct horse battery"

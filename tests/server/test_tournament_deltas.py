@@ -37,7 +37,7 @@ async def test_a_change_builds_no_views_and_skips_offline_followers(server, monk
         assert kept == fresh and kept["tseq"] == d["tseq"]
     # Whole views and deltas are server/wire.py's messages, exactly.
     from server import wire
-    from tests.server.test_wire import problems
+    from tests.server.wirecheck import problems
 
     frames = [f for c in (org, *ps[1:], late) for f in c.frames if f["t"] in ("tournament", "tournament_delta")]
     assert {"tournament", "tournament_delta"} == {f["t"] for f in frames}
