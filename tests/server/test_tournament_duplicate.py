@@ -131,3 +131,146 @@ async def test_a_finished_duplicate_table_keeps_its_replay_secret_until_the_sess
         assert status == 200 and str(body["seed"]) == v["duplicate"]["sessions"][0]["seed"], (status, body)
     finally:
         await stop(server)
+
+
+# Session 2 seated by standings (高高碰): table i gets places 4(i-1)+1..4i, its slots 0-3 best first,
+# and turns them by i-1 seats: the place (0-based) sitting at each room seat, written out by hand.
+TURNED = [[0, 1, 2, 3], [5, 6, 7, 4], [10, 11, 8, 9], [15, 12, 13, 14]]
+SCHEME = {0: "ESNW", 1: "SEWN", 2: "WNES", 3: "NWSE"}  # decisions.md item 8: room seat -> wind, by round
+
+
+def split_penalty(total: int) -> list[int]:
+    """``total`` (a multiple of 5) as the penalties a referee may give (5, 10, 20, …, 60 points)."""
+    out = []
+    for v in (60, 50, 40, 30, 20, 10, 5):
+        while total >= v:
+            out.append(v)
+            total -= v
+    assert total == 0
+    return out
+
+
+async def duplicate_event(server, n: int, seed: int):
+    """``n`` players (random bots) play two duplicate sessions of HANDS hands, the second seated by
+    standings; after session 1 the referee takes 5(j + 1) points off player j's first hand, so the
+    standings are spread out. Returns the clients, the final view, each session's {table: (room, seats)},
+    the standings that seated session 2, the match records by room and the penalties."""
+    rng = random.Random(seed)
+    ref = await server.client(name="Referee")
+    ps = [await server.client(name=f"R{i}") for i in range(n)]
+    r = await ref.request({"t": "tournament_create", "config": {
+        "name": "Turn Cup", "hands": HANDS, "sessions": 2, "duplicate": True, "checkin_required": False,
+        "seating": "standing"}})
+    tid = r["tournament"]["id"]
+    for c in ps:
+        assert (await c.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "register"}}))["t"] == "ok"
+    records: dict[str, dict] = {}
+    penalties = {c.player: 5 * (j + 1) for j, c in enumerate(ps)}
+
+    async def play_table(c):
+        m = await play(c, rng, lambda m: m.get("t") == "match_result", timeout=180)
+        records.setdefault(m["room"], m["record"])
+
+    sessions, order = [], []
+    for s in (1, 2):
+        assert (await ref.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "start"}}))["t"] == "ok"
+        v = await wait_view(ref, lambda v: v["sessions"][s - 1]["state"] == "running")
+        rooms = {}
+        for c in ps:
+            m = await c.wait_for(lambda m: m.get("t") == "table" and m["table"].startswith(f"{s}-"), timeout=15)
+            rooms[m["table"]] = m["room"]
+        seats = {t["table"]: [x["player"] for x in t["seats"]] for t in v["sessions"][s - 1]["tables"]}
+        sessions.append({k: (rooms[k], seats[k]) for k in seats})
+        await asyncio.gather(*(play_table(c) for c in ps))
+        if s == 1:
+            count = 0
+            for p, total in penalties.items():
+                table = next(k for k, (_, seated) in sessions[0].items() if p in seated)
+                for pts in split_penalty(total):
+                    r = await ref.request({"t": "tournament_cmd", "tournament": tid, "cmd": {
+                        "t": "sanction", "player": p, "kind": "points", "points": pts, "reason": "slow play",
+                        "table": table, "hand": 1}})
+                    assert r["t"] == "ok", r
+                    count += 1
+            v = await wait_view(ref, lambda v: v["sessions"][0]["state"] == "finished" and sum(
+                x["kind"] == "points" for x in v["sanctions"]) == count)
+            order = [row["player"] for row in v["standings"]]
+    final = await wait_view(ref, lambda v: v["state"] == "finished" and v["duplicate"]["standings"])
+    return ps, final, sessions, order, records, penalties
+
+
+def check_turned_walls(ps, sessions, order, records, tables: int):
+    """Session 2: table i seats the standings turned by i-1, and in every hand each wind seat's tiles
+    (the dealt concealed hand each player received) reach the intended slot at every table."""
+    s2 = sessions[1]
+    keys = [f"2-{i}" for i in range(1, tables + 1)]
+    assert [s2[k][1] for k in keys] == [[order[x] for x in TURNED[i]] for i in range(tables)]
+    clients = {c.player: c for c in ps}
+    for h in range(HANDS):
+        for wind in range(4):
+            seat = next(p for p in range(4) if SCHEME[p][h // 4] == "ESWN"[wind])
+            # Slot seat + (i-1) of table i holds this wind's tiles: its place is 4(i-1) + that slot.
+            holders = [order[4 * i + (seat + i) % 4] for i in range(tables)]
+            assert holders == [s2[k][1][seat] for k in keys]
+            dealt = [deals_seen(clients[p], s2[k][0])[h] for p, k in zip(holders, keys)]
+            assert all(d == dealt[0] for d in dealt), (h, wind)
+            # The dealer (seat h mod 4, game.match) gets 14 tiles: the same seat, so the same holder, everywhere.
+            assert len(dealt[0]) == (14 if wind == h % 4 else 13), (h, wind, dealt[0])
+            assert all(records[s2[k][0]]["ids"][seat] == p for p, k in zip(holders, keys))
+
+
+def duplicate_totals(sessions, records, penalties) -> dict:
+    """The duplicate scores by hand: per session, hand and room seat, 盘分 (less session 1's penalties,
+    all on hand 1) minus the mean over the tables."""
+    totals: dict[str, Fraction] = {}
+    for i, s in enumerate(sessions):
+        rooms = [room for room, _ in s.values()]
+        for h in range(HANDS):
+            for seat in range(4):
+                ids = [records[room]["ids"][seat] for room in rooms]
+                pts = [records[room]["hands"][h]["deltas"][seat] - (penalties[pid] if (i, h) == (0, 0) else 0)
+                       for room, pid in zip(rooms, ids)]
+                for pid, p in zip(ids, pts):
+                    totals[pid] = totals.get(pid, Fraction(0)) + p - Fraction(sum(pts), len(pts))
+    return totals
+
+
+async def stop_all(server) -> None:
+    # Clients that stopped reading can take the close timeout each: close them together.
+    await asyncio.gather(*(c.ws.close() for c in server.clients))
+    await stop(server)
+
+
+async def test_sixteen_players_at_four_tables_hold_each_hands_tiles_once_per_slot(tmp_path):
+    server = await start(str(tmp_path / "s.db"))
+    try:
+        ps, v, sessions, order, records, penalties = await duplicate_event(server, 16, 30)
+        check_turned_walls(ps, sessions, order, records, 4)
+        # 16 players, penalties 1..16: session 1's places differ from the registration order.
+        assert order != [c.player for c in ps]
+        totals = duplicate_totals(sessions, records, penalties)
+        assert {r["player"]: r["score"] for r in v["duplicate"]["standings"]} == {
+            p: round(float(x), 2) for p, x in totals.items()}
+        assert len(totals) == 16 and any(x != 0 for x in totals.values())
+        for d in v["duplicate"]["sessions"][1]["deals"]:
+            for s in d["seats"]:
+                assert sorted(x["slot"] for x in s["holders"]) == [0, 1, 2, 3]
+    finally:
+        await stop_all(server)
+
+
+async def test_eight_players_at_two_tables_hold_each_hands_tiles_in_neighbouring_slots(tmp_path):
+    server = await start(str(tmp_path / "e.db"))
+    try:
+        ps, v, sessions, order, records, penalties = await duplicate_event(server, 8, 31)
+        check_turned_walls(ps, sessions, order, records, 2)
+        totals = duplicate_totals(sessions, records, penalties)
+        assert {r["player"]: r["score"] for r in v["duplicate"]["standings"]} == {
+            p: round(float(x), 2) for p, x in totals.items()}
+        assert len(totals) == 8 and any(x != 0 for x in totals.values())
+        for d in v["duplicate"]["sessions"][1]["deals"]:
+            for s in d["seats"]:
+                a, b = (x["slot"] for x in s["holders"])
+                assert b == (a + 1) % 4
+    finally:
+        await stop_all(server)
