@@ -219,7 +219,8 @@ class App(Connections, Auth, Frames, Commands, Lobby, Events, Replays, Api):
                 await self.store.close_room(r["id"])
                 continue
             await self.restore_room(r)
-        for r in await self.store.open_tournaments():
+        tournaments = self.store.open_tournaments if self.cluster is None else self.cluster.takeover.recover_tournaments
+        for r in await tournaments():
             try:
                 t = Tournament.replay(r["log"])
             except Exception:
@@ -231,6 +232,8 @@ class App(Connections, Auth, Frames, Commands, Lobby, Events, Replays, Api):
                 if room is not None:
                     room.tournament = (task, key)
             self.tournaments[task.id] = task
+            if self.cluster is not None:
+                await self.cluster.takeover.tournament_opened(task)
             task.start()
             await task.catch_up()
             log.info("restored tournament %s", task.id)

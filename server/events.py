@@ -57,10 +57,14 @@ class Events:
         db_id = await self.store.add_tournament(t.id, created_by, entries)
         task = TournamentTask(self, db_id, t, len(entries), {})
         self.tournaments[task.id] = task
+        if self.cluster is not None:  # its lease, and its fencing token on its log's writes
+            await self.cluster.takeover.tournament_opened(task)
         task.start()
         return task
 
     def tournament_gone(self, task: TournamentTask) -> None:
+        if self.cluster is not None:
+            self.cluster.takeover.tournament_gone(task)  # its lease given up
         if self.tournaments.get(task.id) is task:
             del self.tournaments[task.id]
             self.book.tournament_closed(task.id)

@@ -42,6 +42,7 @@ class StoreBase:
         # each write of the room's log (PostgreSQL refuses it once a larger one wrote); on_fenced hears
         # the room id of each write so refused.
         self._tokens: dict[int, int] = {}
+        self._tournament_tokens: dict[int, int] = {}  # tournament id -> this owner's fencing token
         self.on_fenced: Callable[[int], None] | None = None
         self._retry_in = self.RETRY_FIRST
 
@@ -353,6 +354,7 @@ class StoreBase:
         (code, config, first log entries; as ``add_room``), so that a table's room exists exactly when
         its tournament's log knows it. Returns the rooms' ids."""
         async with self.transaction() as db:
+            await self._fenced_tournament(db, tid)
             ids = [await self._insert_room(db, code, config, None, log) for code, config, log in rooms]
             await append_tournament(db, tid, start, entries, list(tables))
         for room_id, (_, _, log) in zip(ids, rooms):
@@ -370,18 +372,23 @@ class StoreBase:
 
     async def open_tournaments(self) -> list[dict]:
         """Every tournament not closed, with its log and its tables' rooms, for recovery."""
-        rows = await self.fetchall(
-            "SELECT id, code FROM tournaments WHERE closed_at IS NULL ORDER BY id")
-        out = []
-        for r in rows:
-            log = await self.fetchall(
-                "SELECT n, entry FROM tournament_log WHERE tournament_id = ? ORDER BY n", (r["id"],))
-            assert [row["n"] for row in log] == list(range(len(log))), f"tournament {r['code']}: log has gaps"
-            tables = await self.fetchall(
-                "SELECT table_key, room FROM tournament_tables WHERE tournament_id = ?", (r["id"],))
-            out.append({"id": r["id"], "code": r["code"], "log": [json.loads(row["entry"]) for row in log],
-                        "tables": {t["table_key"]: t["room"] for t in tables}})
-        return out
+        return [await self.open_tournament(r) for r in await self.open_tournament_codes()]
+
+    async def open_tournament_codes(self) -> list[dict]:
+        """The id and code of every tournament not closed, without their logs (a cluster node reads a
+        tournament's log only once it owns it)."""
+        rows = await self.fetchall("SELECT id, code FROM tournaments WHERE closed_at IS NULL ORDER BY id")
+        return [{"id": r["id"], "code": r["code"]} for r in rows]
+
+    async def open_tournament(self, r: dict) -> dict:
+        """The tournament ``r`` (its id and code) with its log and its tables' rooms."""
+        log = await self.fetchall(
+            "SELECT n, entry FROM tournament_log WHERE tournament_id = ? ORDER BY n", (r["id"],))
+        assert [row["n"] for row in log] == list(range(len(log))), f"tournament {r['code']}: log has gaps"
+        tables = await self.fetchall(
+            "SELECT table_key, room FROM tournament_tables WHERE tournament_id = ?", (r["id"],))
+        return {"id": r["id"], "code": r["code"], "log": [json.loads(row["entry"]) for row in log],
+                "tables": {t["table_key"]: t["room"] for t in tables}}
 
     async def closed_tournament(self, code: str) -> list[dict] | None:
         """A closed tournament's whole log by its code; None if no closed tournament has that code."""
@@ -392,8 +399,27 @@ class StoreBase:
 
     @guarded_write
     async def close_tournament(self, tid: int) -> None:
-        await self.execute("UPDATE tournaments SET closed_at = ? WHERE id = ? AND closed_at IS NULL",
-                              (time.time(), tid))
+        async with self.transaction() as db:
+            await self._fenced_tournament(db, tid)
+            await run(db, "UPDATE tournaments SET closed_at = ? WHERE id = ? AND closed_at IS NULL", (time.time(), tid))
+
+    async def fence_tournament(self, tid: int, token: int) -> bool:
+        """Take the tournament over with fencing token ``token`` (as ``fence`` a room): recorded unless a
+        larger one is (False: a newer owner exists), and checked by this process's writes of its log."""
+        async with self.transaction() as db:
+            if not await run(db, "UPDATE tournaments SET owner_token = ? WHERE id = ? AND owner_token <= ?",
+                             (token, tid, token)):
+                return False
+        self._tournament_tokens[tid] = token
+        return True
+
+    async def _fenced_tournament(self, db, tid: int) -> None:
+        """First in a write's transaction: this owner's token raised again (the row stays locked until
+        the commit), or Fenced when a newer owner's is there: nothing of the write lands."""
+        token = self._tournament_tokens.get(tid)
+        if token is not None and not await run(
+                db, "UPDATE tournaments SET owner_token = ? WHERE id = ? AND owner_token <= ?", (token, tid, token)):
+            raise Fenced(f"tournament {tid}: a newer owner has written its log")
 
     async def room_log(self, code: str) -> list[dict]:
         """A room's whole log by its code (closed rooms included): what a tournament table reported."""

@@ -29,7 +29,8 @@ from server import botzone, codec
 from server.roomtask import next_item, table_report
 from server.roomitems import TICK, Command, Follow, Stop, System, TableEvent, Tick, Unfollow
 from server.store import StorageError
-from server.taskfail import Failures
+from server.store_sql import Fenced
+from server.taskfail import Failures, moved
 
 if TYPE_CHECKING:  # pragma: no cover
     from server.outbox import TournamentOutbox
@@ -87,6 +88,9 @@ class TournamentTask:
                     continue
                 try:
                     await self.step(item)
+                except Fenced:  # another node owns the tournament now (docs/cluster.md "Fencing")
+                    moved(self.app, item)
+                    raise
                 except Exception:  # a bug: reported, and the tournament goes on (server/taskfail.py)
                     self.failures.failed(self.app, item, self.clock(), self.online_audience)
                     continue
@@ -96,6 +100,9 @@ class TournamentTask:
                     await self.saved(lambda: self.app.store.close_tournament(self.db_id))
         except asyncio.CancelledError:
             raise
+        except Fenced:
+            log.warning("tournament %s: a newer owner wrote its log; it stops on this node", self.id)
+            self.app.tournament_gone(self)
         except Exception:
             log.exception("tournament %s stopped by a bug", self.id)
 

@@ -13,6 +13,7 @@ LOBBY = "gb:lobby"  # room id -> its public summary, invite code and online memb
 PLAYER = "gb:player:"  # player id -> the room they are in (presence: a resume on any node finds it)
 ROOM_LEASE = "room:"  # + room id: the room's lease name (server.cluster.lease)
 NODE_LEASE = "node:"  # + node: held while the node is alive
+TOURNAMENT_LEASE = "tournament:"  # + tournament code: its lease name
 
 
 def text(value) -> str | None:

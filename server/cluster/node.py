@@ -103,9 +103,11 @@ class ClusterNode:
         """After the rooms stopped: their leases and the node's given up (other nodes take its open rooms
         over at once), its stream deleted, the rest ended."""
         self._renewing.cancel()  # nothing is renewed from now on
-        leases = [*self.leases.values(), *self.takeover.claimed.values(), self.alive]
+        leases = [*self.leases.values(), *self.takeover.claimed.values(), *self.takeover.tournaments.values(),
+                  self.alive]
         self.leases.clear()
         self.takeover.claimed.clear()
+        self.takeover.tournaments.clear()
         for lease in leases:
             try:
                 await lease.release()

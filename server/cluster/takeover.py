@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from redis.exceptions import RedisError
 
 from server import codec
-from server.cluster.keys import NODE_LEASE, NODES, OWNED, ROOM_LEASE, ROOMS, STREAM, text
+from server.cluster.keys import NODE_LEASE, NODES, OWNED, ROOM_LEASE, ROOMS, STREAM, TOURNAMENT_LEASE, text
 from server.cluster.lease import PREFIX, Lease, holder
 from server.cluster.remote import RemoteRoom
 from server.errors import MOVED
@@ -37,6 +37,7 @@ class Takeover:
         self.app = node.app
         self.redis = node.redis
         self.claimed: dict[str, Lease] = {}  # room id -> its lease, taken before restoring it
+        self.tournaments: dict[str, Lease] = {}  # tournament code -> its lease (claimed or held)
         self._dead_since: dict[str, float] = {}  # node -> when this node first saw it dead (loop time)
         self._rounds = 0
 
@@ -260,3 +261,55 @@ class Takeover:
             if conn is not None and pid not in self.app.where:
                 remote = self.app.where[pid] = RemoteRoom(self.node, owner[0], room_id)
                 remote.reconnect(pid, conn)
+
+    # -- tournaments ---------------------------------------------------------------------------
+
+    async def claim_tournament(self, code: str, tid: int) -> bool:
+        """A tournament's lease and its fencing token in the database (as ``claim`` a room's), before its
+        log is read; False when another node owns it."""
+        lease = Lease(self.redis, TOURNAMENT_LEASE + code, self.node.id, self.node.ttl)
+        if await lease.acquire() is None:
+            return False
+        try:
+            if await self.app.store.fence_tournament(tid, lease.token):
+                self.tournaments[code] = lease
+                self.node.renewer.add(lease, lambda: self.tournaments.pop(code, None))
+                return True
+            log.error("tournament %s: a newer owner's token is in the database; not taken", code)
+        except StorageError as e:
+            log.warning("tournament %s: its fencing token not written (%s); not taken", code, e)
+        try:
+            await lease.release()
+        except (OSError, RedisError):
+            pass  # it expires
+        return False
+
+    async def recover_tournaments(self) -> list[dict]:
+        """At the node's start: the open tournaments whose lease it wins, each read after its claim."""
+        return [await self.app.store.open_tournament(r) for r in await self.app.store.open_tournament_codes()
+                if await self.claim_tournament(r["code"], r["id"])]
+
+    async def tournament_opened(self, task) -> None:
+        """A tournament made (or restored) here: its lease (claimed already if restored), kept by the
+        renewer; lost, the tournament stops here."""
+        if task.id not in self.tournaments and not await self.claim_tournament(task.id, task.db_id):
+            raise RuntimeError(f"tournament {task.id} is owned by another node")
+        self.node.renewer.add(self.tournaments[task.id], lambda: self._tournament_lost(task))
+
+    def _tournament_lost(self, task) -> None:
+        log.error("tournament %s: lease lost, it stops on this node", task.id)
+        self.tournaments.pop(task.id, None)
+        self.app.tournament_gone(task)
+        task.put(STOP)
+
+    def tournament_gone(self, task) -> None:
+        lease = self.tournaments.pop(task.id, None)
+        if lease is not None:
+            self.node.renewer.remove(lease)
+            asyncio.get_running_loop().create_task(self._release(lease))
+
+    async def _release(self, lease: Lease) -> None:
+        try:
+            await lease.release()
+        except (OSError, RedisError):
+            pass  # it expires

@@ -92,3 +92,31 @@ async def test_a_node_whose_write_is_refused_stops_owning_the_room(pg_url, redis
     finally:
         await stop(a)
         await stop(b)
+
+
+async def test_a_node_whose_tournament_write_is_refused_stops_running_it(pg_url, redis_url):
+    a = await start_node(pg_url, redis_url)
+    other = await open_store(pg_url)
+    try:
+        org = await a.client(name="Org")
+        r = await org.request({"t": "tournament_create", "config": {
+            "name": "Fenced Cup", "hands": 1, "starts": [int(a.app.now()) + 3600]}})
+        assert r["t"] == "tournament", r
+        tid = r["tournament"]["id"]
+        task = a.app.tournaments[tid]
+        owner = await holder(a.app.cluster.redis, "tournament:" + tid)
+        assert owner is not None and owner[0] == a.app.cluster.id  # made under its lease
+        rows = len(await other.tournament_log(task.db_id))
+        # A is paused past its lease's expiry and another node takes the tournament over
+        a.app.cluster.renewer.remove(a.app.cluster.takeover.tournaments[tid])
+        await a.app.cluster.redis.delete("gb:lease:tournament:" + tid)
+        assert await other.fence_tournament(task.db_id, owner[1] + 1)
+        # A wakes up: its write of a registration is refused, and it stops running the tournament
+        player = await a.client(name="P")
+        r = await player.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "register"}})
+        assert r["t"] == "error" and r["code"] == "server/moved", r
+        await eventually(lambda: tid not in a.app.tournaments)
+        assert len(await other.tournament_log(task.db_id)) == rows  # nothing of A's write
+    finally:
+        await other.close()
+        await stop(a)
