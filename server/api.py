@@ -5,10 +5,15 @@ page, a finished match's replay file. A mixin of ``server.app.App``.
 
 from __future__ import annotations
 
+import asyncio
+
 from server import listing, profiles
 from server.invites import invite_view
 from server.http import parse_id
 from server.replays import TooOften
+from server.roomitems import ViewAsked
+
+VIEW_WAIT = 5.0  # seconds a tournament's view may wait for its task (a write held back by the storage)
 
 
 class Api:
@@ -27,9 +32,7 @@ class Api:
         if parts == ["api", "tournaments"]:
             return 200, listing.tournaments(self.tournaments.values())
         if len(parts) == 3 and parts[:2] == ["api", "tournaments"] and parts[2] in self.tournaments:
-            task = self.tournaments[parts[2]]
-            await task.learn_names()
-            return 200, task.view(None)  # what anybody may see: public notices, no private sanction
+            return await self.tournament_view(self.tournaments[parts[2]])
         if len(parts) == 3 and parts[:2] == ["api", "tournaments"]:
             view = await self.closed_tournament_view(parts[2])
             if view is not None:
@@ -48,3 +51,13 @@ class Api:
             if m is not None:
                 return 200, m
         return 404, {"error": "not_found"}
+
+    async def tournament_view(self, task) -> tuple[int, object]:
+        """What anybody may see of a running tournament, built by its task: what its log holds, never a
+        change still waiting for its write. 503 while that wait lasts (the storage refuses writes)."""
+        answer = self.loop.create_future()
+        task.put(ViewAsked(answer))
+        try:
+            return 200, await asyncio.wait_for(answer, VIEW_WAIT)
+        except TimeoutError:
+            return 503, {"error": "storage"}

@@ -53,6 +53,13 @@ class Follow(Asked):
 
 
 @dataclass(slots=True)
+class ViewAsked:
+    """GET /api/tournaments/<id>: the public view, built by the tournament's task (so never ahead of
+    its log: a change waiting for its write is shown once written)."""
+    answer: Any  # an asyncio.Future, given the view
+
+
+@dataclass(slots=True)
 class Unfollow:
     pid: str
 

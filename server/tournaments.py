@@ -27,7 +27,7 @@ from rooms.text import disambiguate
 from rooms.tournament.tournament import Tournament
 from server import botzone, codec
 from server.roomtask import next_item, table_report
-from server.roomitems import TICK, Command, Follow, Stop, System, TableEvent, Tick, Unfollow
+from server.roomitems import TICK, Command, Follow, Stop, System, TableEvent, Tick, Unfollow, ViewAsked
 from server.store import StorageError
 from server.store_sql import Fenced
 from server.taskfail import Failures, moved
@@ -127,6 +127,10 @@ class TournamentTask:
             self.app.reply(conn, req, {"t": "tournament", "tournament": self.view(pid)})
         elif isinstance(item, Unfollow):
             self.followers.discard(item.pid)
+        elif isinstance(item, ViewAsked):
+            await self.learn_names()
+            if not item.answer.done():  # the asker gave up (server.api)
+                item.answer.set_result(self.view(None))  # public notices, no private sanction
         elif isinstance(item, Command):
             pid, conn, req, cmd = item.pid, item.conn, item.req, item.cmd
             try:

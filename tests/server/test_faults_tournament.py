@@ -3,6 +3,7 @@ server/storage and changes nothing, and what it does by itself (a session starti
 until its log is written, never reported as a bug, never lost."""
 
 import asyncio
+import json
 import sqlite3
 
 from rooms.tournament.tournament import Tournament
@@ -49,13 +50,14 @@ async def test_a_tournament_pauses_with_the_storage_and_its_log_keeps_up_with_it
 
 def failing_writes(monkeypatch, times: int) -> list:
     """The next ``times`` writes of a tournament's log fail as a full disk would (inside the store's
-    transaction: nothing of it lands); returns the list of failures so far."""
+    transaction: nothing of it lands); returns the list of failures so far. ``times`` may be a list of
+    one number, changed later."""
     from server import store_base
 
     real, failed = store_base.append_tournament, []
 
     async def append(*args):
-        if len(failed) < times:
+        if len(failed) < times[0] if isinstance(times, list) else len(failed) < times:
             failed.append(args[1:3])
             raise sqlite3.OperationalError("database or disk is full")
         return await real(*args)
@@ -135,3 +137,38 @@ async def test_tables_opened_as_a_tournament_write_fails_are_not_orphaned(server
         await stop(again)
     assert ttask.task.done()
     caplog.clear()
+
+
+async def test_the_public_view_never_shows_a_change_not_yet_written(server, monkeypatch):
+    """GET /api/tournaments/<id> while a session's start waits for its write: not the running session
+    held in memory (503 while the storage refuses), then the session once it is written."""
+    from server import api
+    from tests.server.test_metrics import fetch
+
+    monkeypatch.setattr(tournaments, "RETRY_MAX", 0.3)
+    monkeypatch.setattr(api, "VIEW_WAIT", 0.5, raising=False)
+    app, store = server.app, server.app.store
+    org = await server.client(name="Org3")
+    ps = [await server.client(name=f"V{i}") for i in range(4)]
+    begin = int(app.now()) + 2
+    r = await org.request({"t": "tournament_create", "config": {"name": "View Cup", "hands": 1, "starts": [begin]}})
+    tid = r["tournament"]["id"]
+    for c in ps:
+        for cmd in ("register", "checkin"):
+            assert (await c.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": cmd}}))["t"] == "ok"
+    url = f"http://127.0.0.1:{server.port}/api/tournaments/{tid}"
+    times = [10**6]
+    failed = failing_writes(monkeypatch, times)
+    while not failed:  # the session started in memory; its write is refused
+        await asyncio.sleep(0.05)
+    status, _, body = await asyncio.to_thread(fetch, url)
+    logged = Tournament.replay((await stored(store, tid))["log"])
+    assert logged.state == "registering" and app.tournaments[tid].t.state == "running"
+    assert (status, json.loads(body)) == (503, {"error": "storage"})  # not the unwritten session
+    times[0] = 0  # the storage takes writes again
+    for c in ps:
+        await c.wait_for(lambda m: m.get("t") == "table", timeout=15)
+    status, _, body = await asyncio.to_thread(fetch, url)
+    assert status == 200 and json.loads(body)["state"] == "running"
+    for c in (org, *ps):
+        await c.drain()
