@@ -110,6 +110,26 @@ async def test_a_match_and_its_replay_are_stored_alike(store):
     assert await st.player_names(["p1", "nobody"]) == {"p1": "Ann"}
 
 
+async def test_a_tournaments_tables_rooms_are_written_with_its_log_or_not_at_all(store):
+    """The rooms of the tables a tournament's change opens land in the transaction of its entries: a
+    write the log refuses leaves no room; one that lands leaves each room with its first rows, open."""
+    st = store
+    tid = await st.add_tournament("t00000002", None, [{"k": "create"}])
+    rooms = [(f"r0000000{i}", {"table": True}, [{"k": "create", "i": i}]) for i in (1, 2)]
+    pairs = [("1-1", "r00000001"), ("1-2", "r00000002")]
+    with pytest.raises(st.IntegrityError):  # the tournament's row 0 again: the whole write refused
+        await st.write_tournament(tid, 0, [{"k": "again"}], pairs, rooms)
+    assert await st.open_rooms() == [] and (await st.open_tournaments())[0]["tables"] == {}
+    ids = await st.write_tournament(tid, 1, [{"k": "start"}], pairs, rooms)
+    opened = await st.open_rooms()
+    assert [(r["id"], r["code"], r["log"]) for r in opened] == [
+        (ids[0], "r00000001", [{"k": "create", "i": 1}]), (ids[1], "r00000002", [{"k": "create", "i": 2}])]
+    (t,) = await st.open_tournaments()
+    assert t["log"] == [{"k": "create"}, {"k": "start"}] and t["tables"] == dict(pairs)
+    await st.write(ids[1], 1, [{"k": "next"}])  # each room's log goes on from its first rows
+    assert await st.room_log("r00000002") == [{"k": "create", "i": 2}, {"k": "next"}]
+
+
 async def test_a_tournament_log_refuses_gaps_and_repeats_alike(store):
     st = store
     rid = await st.add_room("r00000001", {}, None, [])
