@@ -90,27 +90,11 @@ def serve(args) -> int:
 
 
 def workers(args) -> int:
-    """``--workers N``: N nodes of the cluster, each a process of this same command, sharing the port
-    (the kernel spreads the connections, SO_REUSEPORT); SIGINT/SIGTERM are passed on to them all."""
-    import signal
-    import subprocess
-
+    """``--workers N``: N nodes sharing the port, restarted when they die (server.cluster.workers)."""
     from server.app import WORKER
+    from server.cluster.workers import workers as supervise
 
-    if args.cluster is None or args.workers < 1 or args.port == 0:
-        print("serve: --workers needs --cluster and a --port other than 0", file=sys.stderr)
-        return 2
-    argv = [sys.executable, "-m", "server.cli", *sys.argv[1:]]
-    procs = [subprocess.Popen(argv, env={**os.environ, WORKER: "1"}) for _ in range(args.workers)]
-
-    def forward(sig, _frame) -> None:
-        for p in procs:
-            if p.poll() is None:
-                p.send_signal(sig)
-
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        signal.signal(sig, forward)
-    return max(p.wait() for p in procs)
+    return supervise(args, WORKER)
 
 
 def loop_factory(choice: str):

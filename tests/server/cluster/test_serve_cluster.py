@@ -242,3 +242,50 @@ async def test_workers_start_nodes_sharing_one_port_that_play_together(pg_url, r
             await drain
         proc.stdout.close()
         assert code == 0, (tmp_path / "nodes.log").read_text()[-4000:]
+
+
+def children(pid: int) -> list[int]:
+    return [int(x) for x in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+
+
+@pytest.mark.postgres
+async def test_workers_restart_a_worker_killed_by_sigkill(pg_url, redis_url, tmp_path):
+    port = free_port()
+    argv = [sys.executable, "-m", "server.cli", "serve", "--port", str(port), "--db", pg_url, "--cluster", redis_url,
+            "--workers", "2", "--log-level", "WARNING"]
+    log = open(tmp_path / "nodes.log", "w+")
+    proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=log, text=True,
+                            env={**os.environ, "PYTHONUNBUFFERED": "1"}, start_new_session=True)
+    nodes = redis.Redis.from_url(redis_url)
+    try:
+        async def serving(count: int) -> None:
+            seen = 0
+            while seen < count:
+                line = await asyncio.wait_for(asyncio.to_thread(proc.stdout.readline), 60)
+                assert line, (tmp_path / "nodes.log").read_text()
+                seen += "serving on" in line
+
+        await serving(2)
+        first = children(proc.pid)
+        assert len(first) == 2
+        os.kill(first[0], signal.SIGKILL)
+        await serving(1)  # a third node, in the dead one's place
+        now = children(proc.pid)
+        assert len(now) == 2 and first[0] not in now and first[1] in now
+        assert "exited with code -9; started again" in (tmp_path / "nodes.log").read_text()
+        assert len(nodes.keys("gb:lease:node:*")) >= 2  # the new node is alive in the cluster
+        c = await Client.open(f"ws://127.0.0.1:{port}/ws")  # and the port still answers
+        await c.guest("P")
+        assert (await c.request({"t": "create", "config": {"private": True}}))["t"] == "snapshot"
+        await c.close()
+    finally:
+        nodes.close()
+        proc.terminate()  # passed on to both nodes; no restart after it
+        try:
+            code = proc.wait(30)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            code = proc.wait(10)
+        log.close()
+        proc.stdout.close()
+        assert code == 0, (tmp_path / "nodes.log").read_text()[-4000:]
