@@ -28,7 +28,7 @@ web_client/dist: web_client/node_modules/.installed $(CLIENT_SOURCES)
 	cd web_client && npm run build
 	touch $@
 
-# The client's wire types (web_client/src/wire.gen.ts) from server/wire.py and server/schema.py; run it
+# The client's wire types (web_client/src/wire.gen.ts) from server/wire*.py and server/schema.py; run it
 # after changing a message or a command (tests/server/test_wire.py fails while the file is stale).
 wire: $(STAMP)
 	$(BIN)/python -m server.wire_ts > web_client/src/wire.gen.ts.tmp

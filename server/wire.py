@@ -25,7 +25,7 @@ class Envelope(TypedDict):
     rseq: NotRequired[int]
 
 
-MODULES = ("server.wire", "server.wire_game", "server.wire_tournament")  # the schema (server/wire_ts.py)
+MODULES = ("server.wire", "server.wire_game", "server.wire_tournament", "server.wire_api")  # server/wire_ts.py
 
 
 # -- the game: server/wire_game.py ----------------------------------------------------------------------

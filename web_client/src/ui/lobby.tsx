@@ -2,7 +2,7 @@ import { useEffect, useState } from "preact/hooks";
 import { QUICK_HANDS, inviteLink } from "../app";
 import { t } from "../i18n";
 import { AppState, RoomInfo, displayName } from "../state";
-import type { MatchesMsg } from "../wire.gen";
+import type { InviteView, MatchesMsg } from "../wire.gen";
 import { useApp, useNow, windName } from "./common";
 import { CreateTournament, TournamentList } from "./tournament";
 
@@ -35,11 +35,11 @@ function QuickWait({ until, waiting, joined }: { until: number | null; waiting: 
 
 /** What an invite link opens (GET /api/invite/<code>): the room's type, length, host and seats taken. */
 function InvitePreview({ code }: { code: string }) {
-  const [room, setRoom] = useState<any>(undefined); // undefined: asking; null: no such open room
+  const [room, setRoom] = useState<InviteView | null | undefined>(undefined); // undefined: asking; null: no such open room
   useEffect(() => {
     let live = true;
     fetch(`/api/invite/${encodeURIComponent(code)}`)
-      .then((r) => (r.status === 404 ? null : r.ok ? r.json() : undefined))
+      .then((r) => (r.status === 404 ? null : r.ok ? (r.json() as Promise<InviteView>) : undefined))
       .then((d) => live && setRoom(d))
       .catch(() => {});
     return () => { live = false; };

@@ -4,6 +4,7 @@
 
 import { useEffect, useState } from "preact/hooks";
 import { fanName, t } from "../i18n";
+import type { FanCount, Leaderboard as Board, PlayerProfile } from "../wire.gen";
 
 type Curve = [number, number][];
 
@@ -37,7 +38,7 @@ function RatingChart({ type, points: rated }: { type: string; points: Curve }) {
   );
 }
 
-function FanChart({ fans }: { fans: { fan: string; name_en: string; count: number }[] }) {
+function FanChart({ fans }: { fans: FanCount[] }) {
   if (!fans.length) return <p class="muted">{t("noWinsYet")}</p>;
   const top = Math.max(...fans.map((f) => f.count));
   const w = 320, row = 22, label = 120;
@@ -58,17 +59,17 @@ function FanChart({ fans }: { fans: { fan: string; name_en: string; count: numbe
   );
 }
 
-const pct = (x: number | null) => (x === null || x === undefined ? "—" : `${(100 * x).toFixed(1)}%`);
-const num = (x: number | null) => (x === null || x === undefined ? "—" : String(x));
+const pct = (x: number | null) => (x === null ? "—" : `${(100 * x).toFixed(1)}%`);
+const num = (x: number | null) => (x === null ? "—" : String(x));
 
 export function Leaderboard({ type, player }: { type: string; player?: string }) {
-  const [board, setBoard] = useState<any>(null);
+  const [board, setBoard] = useState<Board | null>(null);
   const [page, setPage] = useState(0);
   useEffect(() => {
     let live = true;
     const q = new URLSearchParams({ page: String(page), ...(player ? { player } : {}) });
     fetch(`/api/leaderboard/${encodeURIComponent(type)}?${q}`)
-      .then((r) => (r.ok ? r.json() : null)).then((d) => live && setBoard(d)).catch(() => {});
+      .then((r) => (r.ok ? (r.json() as Promise<Board>) : null)).then((d) => live && setBoard(d)).catch(() => {});
     return () => { live = false; };
   }, [type, page, player]);
   if (!board) return null;
@@ -79,7 +80,7 @@ export function Leaderboard({ type, player }: { type: string; player?: string })
       <table>
         <thead><tr><th>#</th><th>{t("player")}</th><th>{t("rating")}</th><th>{t("matchesPlayed")}</th></tr></thead>
         <tbody>
-          {board.entries.map((e: any) => (
+          {board.entries.map((e) => (
             <tr key={e.player} class={e.player === player ? "me" : ""} data-player={e.player}>
               <td>{e.rank}</td><td><a href={`#player=${e.player}`}>{e.name}</a></td>
               <td>{e.rating.toFixed(2)}</td><td>{e.matches}</td>
@@ -100,13 +101,13 @@ export function Leaderboard({ type, player }: { type: string; player?: string })
 }
 
 export function ProfilePage({ id }: { id: string }) {
-  const [data, setData] = useState<any>(null);
+  const [data, setData] = useState<PlayerProfile | null>(null);
   const [err, setErr] = useState<string | null>(null);
   const [page, setPage] = useState(0);
   useEffect(() => {
     let live = true;
     fetch(`/api/players/${encodeURIComponent(id)}?page=${page}`)
-      .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
+      .then((r) => (r.ok ? (r.json() as Promise<PlayerProfile>) : Promise.reject(new Error(String(r.status)))))
       .then((d) => live && setData(d))
       .catch(() => live && setErr(t("notFound")));
     return () => { live = false; };
@@ -114,8 +115,10 @@ export function ProfilePage({ id }: { id: string }) {
   const back = () => { location.hash = ""; };
   if (err) return <div class="card"><p>{err}</p><button type="button" onClick={back}>{t("close")}</button></div>;
   if (!data) return <p class="muted center-text">{t("connecting")}</p>;
-  const types = Object.keys(data.ratings ?? {});
+  const ratings = data.ratings ?? {}, curves = data.curves ?? {}; // absent when the history is hidden
+  const types = Object.keys(ratings);
   const st = data.stats;
+  const matches = data.matches ?? { page: 0, per_page: 1, total: 0, items: [] };
   return (
     <div class="profile-page" data-testid="profile">
       <section class="card">
@@ -132,9 +135,9 @@ export function ProfilePage({ id }: { id: string }) {
             <h3>{t("rating")}</h3>
             {types.length ? types.map((ty) => (
               <div key={ty} data-testid={`rating-${ty}`}>
-                <p>{t(`type_${ty}` as any)}: <strong>{data.ratings[ty].rating.toFixed(2)}</strong>
-                  {" "}<span class="muted">({t("ratedMatches", data.ratings[ty].matches)})</span></p>
-                <RatingChart type={ty} points={data.curves[ty] ?? []} />
+                <p>{t(`type_${ty}` as any)}: <strong>{ratings[ty].rating.toFixed(2)}</strong>
+                  {" "}<span class="muted">({t("ratedMatches", ratings[ty].matches)})</span></p>
+                <RatingChart type={ty} points={curves[ty] ?? []} />
               </div>
             )) : <p class="muted">{t("unrated")}</p>}
           </section>
@@ -157,7 +160,7 @@ export function ProfilePage({ id }: { id: string }) {
             <h3>{t("matchesPlayed")}</h3>
             <table>
               <tbody>
-                {data.matches.items.map((m: any) => (
+                {matches.items.map((m) => (
                   <tr key={m.id}>
                     <td>{new Date(m.finished_at * 1000).toLocaleString()}</td>
                     <td>{t(`type_${m.type}` as any)}</td>
@@ -171,7 +174,7 @@ export function ProfilePage({ id }: { id: string }) {
             </table>
             <div class="row">
               <button type="button" disabled={page === 0} onClick={() => setPage(page - 1)}>{t("prev")}</button>
-              <button type="button" disabled={(page + 1) * data.matches.per_page >= data.matches.total}
+              <button type="button" disabled={(page + 1) * matches.per_page >= matches.total}
                 onClick={() => setPage(page + 1)}>{t("next")}</button>
             </div>
           </section>

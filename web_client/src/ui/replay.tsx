@@ -3,7 +3,7 @@ import type { GameView } from "../game";
 import { t } from "../i18n";
 import { replayEvents, replaySteps } from "../replay";
 import type { AppState, HandRecord } from "../state";
-import type { MatchFile } from "../wire.gen";
+import type { MatchFile, PlayerProfile } from "../wire.gen";
 import { displayName } from "../state";
 import { sortTiles } from "../tiles";
 import { MeldView, TileView, windName, windShort } from "./common";
@@ -15,7 +15,7 @@ export function Replay({ id, s, hand }: { id: string; s: AppState; hand?: number
   useEffect(() => {
     let live = true;
     fetch(`/api/matches/${encodeURIComponent(id)}`)
-      .then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))))
+      .then((r) => (r.ok ? (r.json() as Promise<MatchFile>) : Promise.reject(new Error(String(r.status)))))
       .then((d) => live && setData(d))
       .catch(() => live && setErr(t("notFound")));
     return () => { live = false; };
@@ -36,8 +36,8 @@ function ReplayView({ data, s, close, start = 0 }: { data: MatchFile; s: AppStat
     for (const id of new Set(ids)) {
       if (!id || s.names[id] || /^bot-\d+$/.test(id)) continue;
       fetch(`/api/players/${encodeURIComponent(id)}`)
-        .then((r) => (r.ok ? r.json() : null))
-        .then((d) => { if (live && d && typeof d.name === "string") setKnown((k) => ({ ...k, [id]: d.name })); })
+        .then((r) => (r.ok ? (r.json() as Promise<PlayerProfile>) : null))
+        .then((d) => { if (live && d) setKnown((k) => ({ ...k, [id]: d.name })); })
         .catch(() => undefined);
     }
     return () => { live = false; };
