@@ -14,7 +14,7 @@ from rooms.room import Room
 from server import codec
 from server.codec import BAD_FIELD, ProtocolError
 from server.conn import Conn
-from server.errors import IN_ROOM, NO_ROOM, NOT_QUEUED, QUEUED
+from server.errors import IN_ROOM, NO_ROOM, NOT_QUEUED, QUEUED, TASK_FAILED
 from server.quotas import check_timers, conn_address
 from server.roomitems import TICK, Disconnect, QuickAsked, QuickCancel, SnapshotAsked
 from server.roomtask import RoomTask, next_item
@@ -118,15 +118,27 @@ class Lobby:
             try:
                 await self.place(p)
             except StorageError as e:
-                self.quick.put_back(p, self.now() + QUICK_RETRY)
-                for pid in p.players:
-                    if pid not in self.quick_told and (conn := self.conns.get(pid)) is not None:
-                        conn.send(codec.error(e.code, f"{e.message}; you stay queued"))
-                        self.quick_told.add(pid)
+                self.wait_on(p, e.code, f"{e.message}; you stay queued")
                 continue
+            except Exception:  # a bug (or the cluster's Redis): logged, and nobody is dropped unheard
+                log.exception("quick match: placing %s", list(p.players))
+                task = self.where.get(p.players[0])
+                if not isinstance(task, RoomTask):  # no room was made
+                    self.wait_on(p, TASK_FAILED, "the server met a bug making your table; you stay queued")
+                    continue
+                self.seat(p, task)  # the room was made (what failed came after): they play there
             self.quick_told.difference_update(p.players)  # placed: the table's snapshot tells them
             changed.add((p.type, p.hands))
         return changed
+
+    def wait_on(self, p, code: str, message: str) -> None:
+        """``p``'s table was not made: its players wait where they were, tried again in a second, and
+        hear why once (not at every try) until they are placed or the storage is back."""
+        self.quick.put_back(p, self.now() + QUICK_RETRY)
+        for pid in p.players:
+            if pid not in self.quick_told and (conn := self.conns.get(pid)) is not None:
+                conn.send(codec.error(code, message))
+                self.quick_told.add(pid)
 
     def quick_storage_back(self) -> None:
         """The storage takes writes again: those told they stay queued hear where they stand now (their
@@ -175,6 +187,10 @@ class Lobby:
                 if self.where.get(pid) is PENDING:
                     del self.where[pid]
             raise
+        self.seat(p, task)
+
+    def seat(self, p, task: RoomTask) -> None:
+        """The placement's players are in their room: each gets its snapshot."""
         for pid in p.players:
             self.where[pid] = task
             conn = self.conns.get(pid)

@@ -3,6 +3,8 @@ hear server/storage, and are placed once the storage takes writes again."""
 
 import asyncio
 
+import pytest
+
 from server.lobby import QUICK_RETRY
 
 FULL = "the database cannot be written (database or disk is full)"
@@ -64,3 +66,34 @@ async def test_the_quick_match_storage_push_is_sent_once_per_fault(server):
         assert len([x for x in c.frames if x.get("code") == "server/storage"]) == 1
         kinds = [x["t"] for x in c.frames[m:]]
         assert kinds[0] == "queued" and kinds.count("queued") == 1 and "snapshot" in kinds, kinds
+
+
+@pytest.mark.parametrize("when", ["before the room is made", "after the room is made"])
+async def test_a_quick_match_placement_that_meets_a_bug_drops_nobody_unheard(server, monkeypatch, caplog, when):
+    """A bug while a quick-match table is made (or the cluster's Redis failing once it is): logged, and
+    its players are never left unheard: with no room they stay queued (told server/internal once) and
+    are placed at the next try; with the room made they are seated in it."""
+    app = server.app
+    real, calls = app.new_room, []
+
+    async def new_room(*args, **kw):
+        calls.append(args)
+        if len(calls) > 1:
+            return await real(*args, **kw)
+        if when == "after the room is made":
+            await real(*args, **kw)
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(app, "new_room", new_room)
+    a = await server.client(name="Qbug")
+    assert (await a.request({"t": "quick", "type": "wufan", "wait": 0}))["t"] == "queued"
+    if when == "before the room is made":
+        e = await a.wait_for(lambda m: m.get("t") == "error", timeout=5)
+        assert e["code"] == "server/internal" and "stay queued" in e["message"]
+        assert app.quick.queued(a.player)
+    snap = await a.wait_for(lambda m: m.get("t") == "snapshot", timeout=5)
+    assert app.where[a.player] is app.rooms[snap["room"]] and not app.quick.queued(a.player)
+    assert len(calls) == (2 if when == "before the room is made" else 1)
+    assert [r.getMessage() for r in caplog.get_records("call") if r.levelname == "ERROR"] == [
+        f"quick match: placing ['{a.player}']"]
+    caplog.clear()
