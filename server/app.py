@@ -17,6 +17,7 @@ import signal
 import time
 from collections import Counter
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from websockets.asyncio.server import serve
 
@@ -93,6 +94,7 @@ class Settings:
     quick_config: dict = field(default_factory=lambda: {"hands": 4})  # RoomConfig fields for quick matches
     quick_wait: float = 20.0  # default seconds before bots fill a quick-match table
     metrics: bool = True  # GET /metrics answers (guobiao serve --metrics off: 404)
+    client: Path | None = None  # the browser client's build (guobiao serve --client); None: the checkout's
     bot_policies: dict | None = None  # level -> choose(view); None: rooms' bot modules (tests pass their own)
     external_bots: dict = field(default_factory=dict)  # name -> server.botzone.BotSpec (guobiao serve --bots)
     attempts: AttemptLimits = field(default_factory=AttemptLimits)  # password attempts (server.attempts)

@@ -33,6 +33,9 @@ def register(sub) -> None:
                    help="GET /metrics for Prometheus on the same port (docs/deploy.md: restrict it at the proxy)")
     p.add_argument("--bots", default=None, metavar="BOTS.TOML",
                    help="external bots players may seat (Botzone protocol; docs/bots.md)")
+    p.add_argument("--client", default=None, metavar="DIR",
+                   help="the browser client's build to serve (default: web_client/dist of the checkout; an "
+                        "installed package has none, docs/deploy.md \"Installing\")")
     p.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
     p.add_argument("--loop", default="asyncio", choices=("asyncio", "uvloop", "auto"),
                    help="event loop: asyncio's own (the default), uvloop (pip install 'guobiao[uvloop]'), "
@@ -67,7 +70,7 @@ def serve(args) -> int:
     if args.workers != 1 and os.environ.get(WORKER) != "1":
         return workers(args)
     try:
-        settings = Settings(metrics=args.metrics == "on")
+        settings = Settings(metrics=args.metrics == "on", client=client_dir(args.client))
         if args.bots is not None:
             from server.botzone import BotConfigError, check_isolation, load_bots
             try:
@@ -87,6 +90,16 @@ def serve(args) -> int:
         print(f"serve: {e}", file=sys.stderr)
         return 2
     return 0
+
+
+def client_dir(arg: str | None) -> Path:
+    """The client's build to serve; a clear word on stderr when it is not there (the server runs all the same)."""
+    from server.http import STATIC, client_missing
+
+    root = STATIC if arg is None else Path(arg).resolve()
+    if (note := client_missing(root)) is not None:
+        print(note, file=sys.stderr, flush=True)
+    return root
 
 
 def workers(args) -> int:

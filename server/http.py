@@ -1,8 +1,8 @@
 """Plain HTTP on the websocket port, through websockets' ``process_request`` hook.
 
 ``/ws`` goes on to the websocket handshake; ``/api/...`` answers JSON; ``/metrics`` is for Prometheus
-(server.metrics); anything else is a file of the browser client's build (``web_client/dist``) or, until
-that exists, a page saying how to connect.
+(server.metrics); anything else is a file of the browser client's build (``web_client/dist`` of the
+checkout, or ``guobiao serve --client DIR``) or, until that exists, a page saying how to connect.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from websockets.http11 import Response
 from server.quotas import address_of
 
 ROOT = Path(__file__).resolve().parents[1]
-STATIC = ROOT / "web_client" / "dist"
+STATIC = ROOT / "web_client" / "dist"  # the checkout's build; an installed package has none (--client)
 WS_PATH = "/ws"
 METRICS_PATH = "/metrics"
 MAX_STATIC = 8 * 2**20
@@ -74,14 +74,23 @@ def not_found() -> Response:
     return json_response(404, {"error": "not_found"})
 
 
-def static_file(path: str) -> Response | None:
-    """A file under STATIC, never outside it (``..`` and symlinks out are refused)."""
-    if not STATIC.is_dir():
+def client_missing(root: Path) -> str | None:
+    """What ``guobiao serve`` says when ``root`` holds no browser client build (None: it does)."""
+    if (root / "index.html").is_file():
+        return None
+    return (f"serve: no browser client in {root} (no index.html): GET / shows a page saying how to connect. "
+            "Build it in a checkout (cd web_client && npm ci && npm run build) and serve from there, or pass "
+            "--client DIR, DIR a copy of that web_client/dist (docs/deploy.md \"Installing\")")
+
+
+def static_file(path: str, root: Path = STATIC) -> Response | None:
+    """A file under ``root`` (the client's build), never outside it (``..`` and symlinks out are refused)."""
+    if not root.is_dir():
         return None
     rel = path.lstrip("/") or "index.html"
     try:
-        target = (STATIC / rel).resolve()
-        target.relative_to(STATIC.resolve())
+        target = (root / rel).resolve()
+        target.relative_to(root.resolve())
     except (ValueError, OSError):
         return not_found()
     if target.is_dir():
@@ -129,7 +138,7 @@ def make_process_request(app):
             query = request.path.partition("?")[2].partition("#")[0]
             status, obj = await app.api(path, address_of(ra[0]) if ra else None, query)
             return json_response(status, obj)
-        r = static_file(path)
+        r = static_file(path, app.settings.client or STATIC)
         if r is not None:
             return r
         if path in ("/", "/index.html"):
