@@ -96,6 +96,11 @@ def test_duplicate_event_shows_each_hand_at_every_table_with_replays(browser, se
         expect(first.locator("td a[data-replay]")).to_have_count(8)
         replays = {a.get_attribute("data-replay") for a in first.locator("td a[data-replay]").all()}
         assert len(replays) == 2, replays  # one match per table
+        # Each seat's two holders: slot s at table 1 holds what slot s + 1 holds at table 2.
+        for row in first.locator("tbody tr").all():
+            a, b = (int(x.get_attribute("data-slot")) for x in row.locator("[data-testid=dup-slot]").all())
+            assert b == (a + 1) % 4, (a, b)
+        expect(first.locator("[data-testid=dup-slot]").first).to_contain_text("桌内第")
         # An appeal: −10 off one player's first hand. Half of it shows against the other table's holder.
         victim = players[0]
         mine = first.locator(f"td[data-player={victim.id}] [data-testid=dup-diff]")

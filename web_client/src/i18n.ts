@@ -353,6 +353,8 @@ export const STRINGS = {
   dupMismatch: ["与承诺不符", "does not match the commitment"],
   dupHidden: ["本局所有牌桌结束后公布牌墙与各盘结果", "The walls and the hands are shown once every table of the session has finished"],
   dupSeat: ["位置", "Seat"],
+  dupSlot: ["桌内第 {0} 位", "#{0} at table"],
+  dupTurn: ["各桌座位依次错开：第 1 桌第 1 位拿的牌，在第 2 桌由第 2 位、第 3 桌由第 3 位、第 4 桌由第 4 位拿（位次按入座时的排名）。", "The seats turn from table to table: the tiles the #1 of table 1 holds go to the #2 of table 2, the #3 of table 3 and the #4 of table 4 (ranked when seated)."],
   handN: ["第 {0} 盘", "Hand {0}"],
   noNotices: ["暂无通报", "No notices"],
   yourSanctions: ["你的处罚", "Your sanctions"],

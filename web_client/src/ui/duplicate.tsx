@@ -61,6 +61,7 @@ export function DuplicateDeals({ s, v, testid }: { s: AppState; v: TournamentVie
   return (
     <div class="dup-deals" data-testid={testid}>
       <h3>{t("dupDealsTitle")}</h3>
+      <p class="muted small">{t("dupTurn")}</p>
       {d.sessions.filter((x) => x.commitment).map((sess) => (
         <DupSessionBlock key={sess.session} s={s} v={v} sess={sess} open={sess.session === last || !sess.seed} />
       ))}
@@ -101,6 +102,7 @@ function DealTable({ s, v, deal }: { s: AppState; v: TournamentView; deal: DupDe
               {seat.holders.map((h) => (
                 <td key={h.table} class={h.player === v.you.id ? "mine" : ""} data-player={h.player ?? ""}>
                   <span>{pname(s, h.player)}</span>{" "}
+                  <span class="muted small" data-testid="dup-slot" data-slot={h.slot}>{t("dupSlot", h.slot + 1)}</span>{" "}
                   <span class="num">{h.points}</span>{" "}
                   <b class={`num ${h.diff !== null && h.diff > 0 ? "ok" : h.diff !== null && h.diff < 0 ? "problem" : "muted"}`}
                     data-testid="dup-diff">{fmt(h.diff)}</b>{" "}
