@@ -209,7 +209,7 @@ def check_turned_walls(ps, sessions, order, records, tables: int):
     for h in range(HANDS):
         for wind in range(4):
             seat = next(p for p in range(4) if SCHEME[p][h // 4] == "ESWN"[wind])
-            # Slot seat + (i-1) of table i holds this wind's tiles: its place is 4(i-1) + that slot.
+            # The i-th table (0-based here) gives this seat's tiles to slot seat + i: place 4i + that slot.
             holders = [order[4 * i + (seat + i) % 4] for i in range(tables)]
             assert holders == [s2[k][1][seat] for k in keys]
             dealt = [deals_seen(clients[p], s2[k][0])[h] for p, k in zip(holders, keys)]
