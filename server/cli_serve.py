@@ -34,8 +34,8 @@ def register(sub) -> None:
     p.add_argument("--bots", default=None, metavar="BOTS.TOML",
                    help="external bots players may seat (Botzone protocol; docs/bots.md)")
     p.add_argument("--client", default=None, metavar="DIR",
-                   help="the browser client's build to serve (default: web_client/dist of the checkout; an "
-                        "installed package has none, docs/deploy.md \"Installing\")")
+                   help="the browser client's build to serve (default: the installed package's copy, else "
+                        "web_client/dist of the checkout; docs/deploy.md \"Installing\")")
     p.add_argument("--log-level", default="INFO", choices=("DEBUG", "INFO", "WARNING", "ERROR"))
     p.add_argument("--loop", default="asyncio", choices=("asyncio", "uvloop", "auto"),
                    help="event loop: asyncio's own (the default), uvloop (pip install 'guobiao[uvloop]'), "

@@ -2,7 +2,8 @@
 
 ``/ws`` goes on to the websocket handshake; ``/api/...`` answers JSON; ``/metrics`` is for Prometheus
 (server.metrics); anything else is a file of the browser client's build (``web_client/dist`` of the
-checkout, or ``guobiao serve --client DIR``) or, until that exists, a page saying how to connect.
+checkout or its copy in an installed package, or ``guobiao serve --client DIR``) or, until that exists,
+a page saying how to connect.
 """
 
 from __future__ import annotations
@@ -21,7 +22,16 @@ from websockets.http11 import Response
 from server.quotas import address_of
 
 ROOT = Path(__file__).resolve().parents[1]
-STATIC = ROOT / "web_client" / "dist"  # the checkout's build; an installed package has none (--client)
+PACKAGED = Path(__file__).resolve().parent / "client"  # a wheel's copy of the build (setup.py)
+
+
+def default_client(packaged: Path = PACKAGED, checkout: Path = ROOT / "web_client" / "dist") -> Path:
+    """The client build ``guobiao serve`` serves without --client: the installed package's copy (a wheel
+    built where the client was built), else the checkout's."""
+    return packaged if (packaged / "index.html").is_file() else checkout
+
+
+STATIC = default_client()
 WS_PATH = "/ws"
 METRICS_PATH = "/metrics"
 MAX_STATIC = 8 * 2**20
@@ -79,8 +89,9 @@ def client_missing(root: Path) -> str | None:
     if (root / "index.html").is_file():
         return None
     return (f"serve: no browser client in {root} (no index.html): GET / shows a page saying how to connect. "
-            "Build it in a checkout (cd web_client && npm ci && npm run build) and serve from there, or pass "
-            "--client DIR, DIR a copy of that web_client/dist (docs/deploy.md \"Installing\")")
+            "Build it in a checkout (cd web_client && npm ci && npm run build) and serve from there (or build "
+            "the package after it), or pass --client DIR, DIR a copy of that web_client/dist "
+            "(docs/deploy.md \"Installing\")")
 
 
 def static_file(path: str, root: Path = STATIC) -> Response | None:

@@ -1,17 +1,19 @@
-"""Where ``guobiao serve`` finds the browser client: the checkout's web_client/dist, or ``--client DIR``
-(an installed package carries no build). Without one it says so clearly on stderr and serves all the
-same, GET / answering a page that says how to connect."""
+"""Where ``guobiao serve`` finds the browser client: the installed package's copy (a build of the
+package made where web_client/dist was built carries it, setup.py), the checkout's web_client/dist, or
+``--client DIR``. Without one it says so clearly on stderr and serves all the same, GET / answering a
+page that says how to connect."""
 
 from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import subprocess
 import sys
 import urllib.request
 from pathlib import Path
 
-from server.http import STATIC, client_missing
+from server.http import STATIC, client_missing, default_client
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -57,5 +59,34 @@ async def test_serve_client_serves_the_build_it_names(tmp_path):
 
 
 def test_the_default_is_the_checkouts_build():
-    assert STATIC == ROOT / "web_client" / "dist"
+    assert STATIC == ROOT / "web_client" / "dist"  # no copy in a checkout's package (.gitignore)
     assert client_missing(ROOT / "docs") is not None  # a folder without index.html
+
+
+def _build(src: Path, out: Path) -> None:
+    """``setup.py build``: what a wheel (a non-editable ``pip install .``) is made of."""
+    subprocess.run([sys.executable, "setup.py", "-q", "build", "--build-lib", str(out)], cwd=src, check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=300)
+
+
+def test_a_build_of_the_package_carries_the_client_built_before_it(tmp_path):
+    src = tmp_path / "src"
+    src.mkdir()
+    for name in ("pyproject.toml", "setup.py", "README.md"):
+        shutil.copy(ROOT / name, src / name)
+    for name in ("game", "rooms", "server"):
+        shutil.copytree(ROOT / name, src / name, ignore=shutil.ignore_patterns("__pycache__", "client"))
+    _build(src, tmp_path / "bare")
+    assert (tmp_path / "bare" / "server" / "http.py").is_file()
+    assert not (tmp_path / "bare" / "server" / "client").exists()  # nothing built: nothing carried
+    dist = src / "web_client" / "dist"
+    (dist / "assets").mkdir(parents=True)
+    (dist / "index.html").write_text("<!doctype html>", encoding="utf-8")
+    (dist / "assets" / "index-1.js").write_text("1", encoding="utf-8")
+    _build(src, tmp_path / "full")
+    packaged = tmp_path / "full" / "server" / "client"
+    assert sorted(p.relative_to(packaged).as_posix() for p in packaged.rglob("*") if p.is_file()) == [
+        "assets/index-1.js", "index.html"]
+    # The installed package serves its copy; without one, the checkout's build.
+    assert default_client(packaged, tmp_path / "checkout") == packaged
+    assert default_client(tmp_path / "bare" / "server" / "client", tmp_path / "checkout") == tmp_path / "checkout"
