@@ -361,6 +361,23 @@ class StoreBase:
             self._next_n[room_id] = len(log)
         return ids
 
+    async def tournament_landed(self, tid: int, n: int, rooms: list[tuple] = ()) -> list[int] | None:
+        """After a ``write_tournament`` whose commit was not confirmed (the connection lost as it
+        committed): the ids of its ``rooms`` if it landed after all (the log has ``n`` rows and the rooms
+        exist), else None."""
+        codes = [code for code, _, _ in rooms]
+        try:
+            (count,) = await self._one("SELECT COUNT(*) FROM tournament_log WHERE tournament_id = ?", (tid,))
+            found = {r["code"]: r["id"] for r in await self.fetchall(
+                f"SELECT id, code FROM rooms WHERE code IN ({','.join('?' * len(codes))})", codes)} if codes else {}
+        except self.FAULTS as e:
+            raise StorageError(f"the database cannot be read ({e})") from e
+        if count != n or len(found) != len(codes):
+            return None
+        for code, _, log in rooms:
+            self._next_n[found[code]] = len(log)
+        return [found[code] for code in codes]
+
     async def tournament_log(self, tid: int) -> list[dict]:
         """A tournament's log as written (to undo in memory a change whose write failed)."""
         try:

@@ -168,7 +168,7 @@ class TournamentTask:
         if entries or made:
             rooms = [(r.id, r.config.to_dict(), r.take_log()) for r in made]
             pairs = [(e.table, r.id) for e, r in zip(opens, made)]
-            write = lambda: self.app.store.write_tournament(self.db_id, self.n, entries, pairs, rooms)  # noqa: E731
+            write = lambda: self.write(entries, pairs, rooms)  # noqa: E731
             ids = await (self.saved(write) if retry else write())
             self.n += len(entries)
         tasks = {}
@@ -193,6 +193,20 @@ class TournamentTask:
         if entries:
             self.summary = self.t.summary()
             await self.push_delta(entries)
+
+    async def write(self, entries: list, pairs: list, rooms: list) -> list[int]:
+        """``Store.write_tournament`` at the log's end. A write that failed or was refused as a repeat
+        may have landed (its commit went through but the answer was lost): the log is looked at
+        before it is tried again or given up, so it is neither written twice nor forgotten."""
+        store = self.app.store
+        try:
+            return await store.write_tournament(self.db_id, self.n, entries, pairs, rooms)
+        except (StorageError, store.IntegrityError):
+            landed = await store.tournament_landed(self.db_id, self.n + len(entries), rooms)
+            if landed is None:
+                raise
+            log.warning("tournament %s: a write whose answer was lost had landed", self.id)
+            return landed
 
     async def undo(self) -> None:
         """Back to what the log holds: a command's change whose write failed is forgotten (nothing it

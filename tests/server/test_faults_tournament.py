@@ -6,6 +6,8 @@ import asyncio
 import json
 import sqlite3
 
+import pytest
+
 from rooms.tournament.tournament import Tournament
 from server import tournaments
 
@@ -170,5 +172,50 @@ async def test_the_public_view_never_shows_a_change_not_yet_written(server, monk
         await c.wait_for(lambda m: m.get("t") == "table", timeout=15)
     status, _, body = await asyncio.to_thread(fetch, url)
     assert status == 200 and json.loads(body)["state"] == "running"
+    for c in (org, *ps):
+        await c.drain()
+
+
+@pytest.mark.parametrize("what", ["a command", "a session's start"])
+async def test_a_tournament_write_whose_answer_was_lost_is_neither_repeated_nor_forgotten(server, monkeypatch, what):
+    """The connection is lost as a tournament's write commits: the write landed but its caller hears a
+    storage error. The log is looked at before the write is tried again or undone: nothing is written
+    twice (the repeat would be refused as a bug, the tournament stuck behind its log) or dropped."""
+    from server.store import StorageError
+
+    monkeypatch.setattr(tournaments, "RETRY_MAX", 0.3)
+    app, store = server.app, server.app.store
+    org = await server.client(name="Org4")
+    ps = [await server.client(name=f"W{i}") for i in range(4)]
+    begin = int(app.now()) + (2 if what == "a session's start" else 600)
+    r = await org.request({"t": "tournament_create", "config": {"name": "Lost Cup", "hands": 1, "starts": [begin]}})
+    tid = r["tournament"]["id"]
+    ttask = app.tournaments[tid]
+    real, lost = store.write_tournament, []
+
+    async def write_tournament(*args, **kw):
+        out = await real(*args, **kw)
+        if armed and not lost:
+            lost.append(args)
+            raise StorageError("the database cannot be written (connection lost while committing)")
+        return out
+
+    monkeypatch.setattr(store, "write_tournament", write_tournament)
+    armed = what == "a command"  # the first registration's write is lost, else the session start's
+    for c in ps:
+        for cmd in ("register",) if armed else ("register", "checkin"):
+            assert (await c.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": cmd}}))["t"] == "ok"
+    armed = True
+    if what == "a command":
+        assert lost and {c.player for c in ps} <= set(ttask.t.players)
+    else:
+        for c in ps:
+            await c.wait_for(lambda m: m.get("t") == "table", timeout=15)
+        assert lost and lost[0][3] and len(ttask.tables) == 1  # the write with the table lost its answer
+    row = await stored(store, tid)
+    assert ttask.n == len(row["log"])
+    assert ttask.t.view(org.player) == Tournament.replay(row["log"]).view(org.player)
+    assert sorted(row["tables"].items()) == sorted(ttask.tables.items())
+    assert not [m for c in (org, *ps) for m in c.frames if m.get("code") == "server/internal"]
     for c in (org, *ps):
         await c.drain()

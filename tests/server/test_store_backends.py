@@ -120,7 +120,10 @@ async def test_a_tournaments_tables_rooms_are_written_with_its_log_or_not_at_all
     with pytest.raises(st.IntegrityError):  # the tournament's row 0 again: the whole write refused
         await st.write_tournament(tid, 0, [{"k": "again"}], pairs, rooms)
     assert await st.open_rooms() == [] and (await st.open_tournaments())[0]["tables"] == {}
+    assert await st.tournament_landed(tid, 2, rooms) is None  # it did not land
     ids = await st.write_tournament(tid, 1, [{"k": "start"}], pairs, rooms)
+    assert await st.tournament_landed(tid, 2, rooms) == ids  # as a caller whose answer was lost finds it
+    assert await st.tournament_landed(tid, 3, rooms) is None
     opened = await st.open_rooms()
     assert [(r["id"], r["code"], r["log"]) for r in opened] == [
         (ids[0], "r00000001", [{"k": "create", "i": 1}]), (ids[1], "r00000002", [{"k": "create", "i": 2}])]
