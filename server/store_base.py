@@ -51,8 +51,9 @@ class StoreBase:
         connection lost) rather than the write's own (a constraint: a bug): the first kind is retried."""
         return isinstance(e, self.FAULTS)
 
-    def _file_problem(self) -> str | None:
-        """Why the storage cannot be written though nothing failed yet (SQLite: its file removed)."""
+    def _file_problem(self, fresh: bool = True) -> str | None:
+        """Why the storage cannot be written though nothing failed yet (SQLite: its file removed);
+        not ``fresh``: what this pass of the event loop found already may be reused."""
         return None
 
     def _deliver(self, batch: list, results: list) -> None:
@@ -268,7 +269,7 @@ class StoreBase:
     def check_writable(self) -> None:
         """Raise StorageError while writes are held back (a new action would only wait behind them),
         or when the database file is found removed or replaced (writes are held back from then on)."""
-        if self.fault is None and (problem := self._file_problem()) is not None:
+        if self.fault is None and (problem := self._file_problem(fresh=False)) is not None:
             if self._flush_at is None:
                 self._stall(problem)  # its retries notice when the file is back
             else:

@@ -313,3 +313,34 @@ def test_backup_never_creates_an_empty_database(tmp_path, capsys):
     sqlite3.connect(tmp_path / "other.db").close()  # a database, but not the server's
     assert cli_main(["backup", str(tmp_path / "b.db"), "--db", str(tmp_path / "other.db")]) == 2
     assert "not a Guobiao database" in capsys.readouterr().err and not (tmp_path / "b.db").exists()
+
+
+async def test_actions_look_at_the_database_file_once_per_pass_of_the_loop(tmp_path, monkeypatch, caplog):
+    """Each action's check that the database file is still the one opened (a system call) is made once
+    per pass of the event loop, however many actions the pass handles; the next pass looks again and
+    sees a file removed meanwhile."""
+    from server import store as S
+    from server.store_sql import StorageError
+
+    st = await Store.open(tmp_path / "g.db")
+    looks = []
+    real = S.file_id
+    monkeypatch.setattr(S, "file_id", lambda path: looks.append(path) or real(path))
+    try:
+        await asyncio.sleep(0)
+        for _ in range(50):
+            st.check_writable()
+        assert len(looks) == 1
+        await asyncio.sleep(0)  # the next pass
+        st.check_writable()
+        assert len(looks) == 2
+        (tmp_path / "g.db").unlink()
+        for _ in range(3):  # found unchanged in this pass: not looked at again
+            st.check_writable()
+        assert len(looks) == 2
+        await asyncio.sleep(0)
+        with pytest.raises(StorageError, match="was removed"):
+            st.check_writable()
+    finally:
+        await st.close()
+    caplog.clear()
