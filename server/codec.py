@@ -112,7 +112,9 @@ def _check(x, depth: int) -> None:
         if len(x) > MAX_ITEMS:
             raise ProtocolError(BAD_MESSAGE, f"lists hold at most {MAX_ITEMS} items")
         for v in x:
-            _check(v, depth + 1)
+            tv = type(v)  # a short ASCII string or an int in range passes here, without a call
+            if not ((tv is str and len(v) <= MAX_STR and v.isascii()) or (tv is int and -MAX_INT <= v <= MAX_INT)):
+                _check(v, depth + 1)
         return
     if tx is dict:
         if len(x) > MAX_ITEMS:
@@ -122,7 +124,9 @@ def _check(x, depth: int) -> None:
                 raise ProtocolError(BAD_MESSAGE, "map keys are strings")
             if not k.isascii():
                 _unicode(k)
-            _check(v, depth + 1)
+            tv = type(v)
+            if not ((tv is str and len(v) <= MAX_STR and v.isascii()) or (tv is int and -MAX_INT <= v <= MAX_INT)):
+                _check(v, depth + 1)
         return
     if tx is float:  # seconds (timers) may have fractions, as the server sends them; NaN and ±inf never
         if not math.isfinite(x):
