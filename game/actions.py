@@ -136,6 +136,10 @@ _TILE_FIELD = {Discard: "tile", Chow: "low", ConcealedKong: "tile", AddedKong: "
 # Optional bool fields, written only when true.
 _FLAG_FIELD = {Discard: "ready", TimeUp: "finish_hand"}
 _KNOWN = frozenset(ACTION_TYPES + SYSTEM_TYPES)
+# Per type: its tile field, its flag field and every field its wire form may carry (from_dict).
+_FORM = {cls: (_TILE_FIELD.get(cls), _FLAG_FIELD.get(cls),
+               frozenset({"a", "seq", _TILE_FIELD.get(cls), _FLAG_FIELD.get(cls)} - {None}))
+         for cls in _KNOWN}
 
 # Shared instances (seq None) so legal_actions builds no objects on the hot path.
 WIN, PASS, PUNG, KONG, CONTINUE = Win(), Pass(), Pung(), Kong(), Continue()
@@ -197,21 +201,16 @@ def from_dict(d: Any) -> Action:
     if not isinstance(d, dict) or not isinstance(d.get("a"), str) or d["a"] not in _BY_NAME:
         raise ActionError(MALFORMED, f"not an action: {d!r}")
     cls = _BY_NAME[d["a"]]
-    allowed = {"a", "seq"}
+    f, flag, allowed = _FORM[cls]
     kwargs: dict = {"seq": d.get("seq")}
-    f = _TILE_FIELD.get(cls)
     if f is not None:
         if f not in d:
             raise ActionError(MALFORMED, f"{cls.name} needs {f!r}")
         kwargs[f] = d[f]
-        allowed.add(f)
-    flag = _FLAG_FIELD.get(cls)
     if flag is not None:
         kwargs[flag] = d.get(flag, False)
-        allowed.add(flag)
-    extra = set(d) - allowed
-    if extra:
-        raise ActionError(MALFORMED, f"{cls.name}: unknown fields {sorted(extra)}")
+    if not d.keys() <= allowed:
+        raise ActionError(MALFORMED, f"{cls.name}: unknown fields {sorted(set(d) - allowed)}")
     action = cls(**kwargs)
     check(action)
     return action

@@ -66,7 +66,7 @@ class ClaimWindow:
     @property
     def waiting(self) -> tuple[int, ...]:
         r = self.responses
-        return tuple(s for s in _OTHERS[self.seat] if r[s] is None)
+        return tuple([s for s in _OTHERS[self.seat] if r[s] is None])
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,13 +40,14 @@ class RoomTimers:
             # docs/rooms.md "Claim windows never tell": every automatic answer comes at the same moment,
             # whatever the seat could claim; the window closes on the last answer.
             auto = cfg.claim_time if not cfg.claim_early_close else max(cfg.bot_delay, cfg.claim_min)
-            seats = m.seats()
-            for p in [seats[s] for s in m.hand.claim.waiting]:
-                if self.external_bot(p) is not None:
-                    out.append(self._external_timer(p, self.turn_started + auto, self.turn_started + cfg.claim_time, p))
+            seats, started, timeout = m.seats(), self.turn_started, self.turn_started + cfg.claim_time
+            for s in m.hand.claim.waiting:
+                p = seats[s]
+                if self.seats[p].bot is not None and self.external_bot(p) is not None:
+                    out.append(self._external_timer(p, started + auto, timeout, p))
                 elif self._automatic(p):
-                    out.append((self.turn_started + auto, p, lambda p=p: self._auto_entry(p)))
-                out.append((self.turn_started + cfg.claim_time, 4 + p, lambda p=p: self._auto_entry(p, "timeout")))
+                    out.append((started + auto, p, lambda p=p: self._auto_entry(p)))
+                out.append((timeout, 4 + p, lambda p=p: self._auto_entry(p, "timeout")))
         elif m.phase == gm.PLAYING:
             (p,) = gm.pending(m)
             free = clock.free_time(cfg, self.turn_first)
@@ -61,8 +62,9 @@ class RoomTimers:
                 if self._automatic(p):
                     out.append((self.between_started + cfg.bot_delay, p, lambda p=p: self._auto_entry(p)))
                 out.append((self.between_started + cfg.between_time, 4 + p, lambda p=p: self._auto_entry(p, "timeout")))
+        members = self.members
         for seat, s in enumerate(self.seats):
-            mem = self.members.get(s.id) if s.bot is None else None
+            mem = members.get(s.id) if s.bot is None else None
             if mem is not None and not mem.connected and self.auto[seat] is None:
                 out.append((clock.grace_over(mem.since, cfg.grace), 20 + seat,
                             lambda seat=seat: {"k": "auto", "player": seat, "on": True, "why": "disconnected"}))

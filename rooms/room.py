@@ -441,7 +441,7 @@ class Room(RoomTimers, ExternalSeats, RoomMessages):
             else:
                 self.banks[p] = clock.spend(self.banks[p], self.turn_started,
                                             clock.free_time(self.config, self.turn_first), now)
-        action = with_seq(action, m.seq)  # an old log's entry carries the old numbering
+        action = action if action.seq == m.seq else with_seq(action, m.seq)  # an old log's: the old numbering
         self.match, events = gm.step(m, p, action)
         self.actions.append((p, action))
         if claim and self.match.seq == m.seq:
