@@ -134,7 +134,7 @@ class Room(RoomTimers, ExternalSeats, RoomMessages):
         self.rseq = 0  # the last entry's number: what every message carries
         self.rows = 0  # rows of the log so far (entries and derived records), the stored ones included
         self.last_now = self.last_activity = float("-inf")
-        self._settled: list | None = None  # the pending timers as _run last left them (None: changed since)
+        self._settled: list | None = None  # the first timer's time ([]: none) as _run last left it (None: changed since)
         self._parsed: tuple | None = None  # (an act entry's action dict, the action): parsed once
         # Set by the create entry:
         self.id = self.invite = ""
@@ -214,8 +214,8 @@ class Room(RoomTimers, ExternalSeats, RoomMessages):
         return self._run(now)
 
     def next_deadline(self) -> float | None:
-        timers = self._settled
-        times = [when for when, _, _ in (self._timers() if timers is None else timers)]
+        settled = self._settled
+        times = [when for when, _, _ in self._timers()] if settled is None else list(settled)
         dispose = self._dispose_at()
         if dispose is not None and dispose > self.last_now:
             times.append(dispose)
