@@ -155,11 +155,13 @@ class RoomMessages:
                   shared: list | None = None, seq: object = _UNSENT) -> dict:
         """``shared``: the events' projections that are the same for everybody (_shared), when the
         caller builds several messages from the same events."""
-        if shared is None:
-            shared = _shared(events)
-        project = gm.project
-        projected = [x for x in (project(ev, player) if p is _OWN else p for ev, p in zip(events, shared))
-                     if x is not None]
+        projected = []
+        if events:  # none in a claim answer's own message (half the plays)
+            if shared is None:
+                shared = _shared(events)
+            project = gm.project
+            projected = [x for x in (project(ev, player) if p is _OWN else p for ev, p in zip(events, shared))
+                         if x is not None]
         playing = at.phase == PLAYING
         legal = gm.legal_actions(at.match, player) if playing and player is not None else ()
         if seq is _UNSENT:
