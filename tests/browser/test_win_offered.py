@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from playwright.sync_api import expect
 
@@ -112,4 +114,50 @@ def test_no_calls_toggle_skips_chow_and_pung_prompts_but_not_a_win(browser, serv
     expect(prompt.locator("[data-action=win]")).to_be_visible()
     assert_inside_viewport(page, "[data-testid=claim-prompt] [data-action=win]")
     shot(page, artifacts, f"no-calls-win-still-asked-{width}x{height}")
+    ctx.close()
+
+
+SPY = """() => {
+  const app = window.guobiao;
+  window.sentActions = [];
+  app.act = (a) => { window.sentActions.push(a); };
+  app.onMessage = () => {};  // the table's own messages no longer replace the windows set below
+}"""
+
+
+@pytest.mark.parametrize("width,height", [(1280, 800), (360, 640)])
+def test_enter_takes_the_win_offered_on_another_players_discard(browser, server, fast, artifacts, width, height):
+    """A claim prompt offering 和 on a discard: 和 is its primary action and Enter takes it, as for 自摸.
+    A prompt with only a pung or chow is not answered by Enter (each claim keeps its own key). (The
+    windows are set into the page's state, which then stops taking the server's messages; what the
+    page would send is recorded, not sent.)"""
+    ctx = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
+    page = ctx.new_page()
+    sign_in(page, server.url, "Ron")
+    create_room(page, "guobiao", hands=4)
+    add_bots(page, 3)
+    page.click("[data-action=start]")
+    expect(page.locator("[data-testid=your-turn]")).to_be_visible(timeout=TIMEOUT)
+    page.evaluate(SPY)
+    prompt = page.locator("[data-testid=claim-prompt]")
+    # Only a pung and a chow: Enter does nothing; P pungs.
+    page.evaluate(CLAIM, [[{"a": "pung"}, {"a": "chow", "low": 3}, {"a": "pass"}]])
+    expect(prompt).to_be_visible()
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(200)
+    assert page.evaluate("window.sentActions") == []
+    page.keyboard.press("p")
+    assert page.evaluate("window.sentActions") == [{"a": "pung"}]
+    # 和 offered with a pung: 和 is highlighted as the primary action, and Enter takes it.
+    page.evaluate("window.sentActions = []")
+    page.evaluate(CLAIM, [[{"a": "win"}, {"a": "pung"}, {"a": "pass"}]])
+    win = prompt.locator("[data-action=win]")
+    expect(win).to_be_visible()
+    expect(win).to_have_class(re.compile(r"\bprimary\b"))
+    assert win.evaluate("e => getComputedStyle(e).boxShadow") != "none"
+    assert "primary" not in (prompt.locator("[data-action=pung]").get_attribute("class") or "")
+    assert_inside_viewport(page, "[data-testid=claim-prompt] [data-action=win]")
+    shot(page, artifacts, f"claim-win-primary-{width}x{height}")
+    page.keyboard.press("Enter")
+    assert page.evaluate("window.sentActions") == [{"a": "win"}]
     ctx.close()

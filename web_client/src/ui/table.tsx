@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { Action, GameView, Options, PlayerView } from "../game";
 import { handLayout, options } from "../game";
 import { hintFor, readyDiscards } from "../hint";
@@ -224,7 +224,8 @@ function HandBar({ s, g, opts, myTurn, readyMode, setReadyMode, claiming }: {
   };
   // Keyboard: ← → choose, Enter / ↓ discard, H win, K kong, R 报听 (Enter continues: results.tsx).
   // When a win is offered Enter means 和, never a discard: ↓ or Space discards the chosen tile.
-  useEffect(() => {
+  // The keys follow what is on screen: the listener is replaced before the next paint, not after it.
+  useLayoutEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.target instanceof HTMLInputElement || e.target instanceof HTMLSelectElement) return;
       if (g.phase === "claim") return; // the claim prompt has its own keys
@@ -386,7 +387,8 @@ function ClaimPrompt({ s, g, opts, seconds }: { s: AppState; g: GameView; opts: 
   const app = useApp();
   const claim = g.claim!;
   const choices: { key: string; label: string; action: Action; tiles?: Tile[]; cls: string }[] = [];
-  if (opts.win) choices.push({ key: "H", label: t("win"), action: { a: "win" }, cls: "win" });
+  // 和 is the primary action: Enter takes it (as for 自摸); the other claims keep their own keys.
+  if (opts.win) choices.push({ key: "H", label: t("win"), action: { a: "win" }, cls: "win primary" });
   if (opts.kong) choices.push({ key: "K", label: t("kong"), action: { a: "kong" }, cls: "kong" });
   if (opts.pung) choices.push({ key: "P", label: t("pung"), action: { a: "pung" }, cls: "pung" });
   opts.chows.forEach((low, i) => {
@@ -396,13 +398,13 @@ function ClaimPrompt({ s, g, opts, seconds }: { s: AppState; g: GameView; opts: 
     });
   });
   choices.push({ key: "Esc", label: t("pass"), action: { a: "pass" }, cls: "pass" });
-  useEffect(() => {
+  useLayoutEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.target instanceof HTMLInputElement) return;
       const k = e.key;
       const hit = choices.find((c) =>
         (c.key === "Esc" && (k === "Escape" || k === " " || k.toLowerCase() === "g")) ||
-        c.key.toLowerCase() === k.toLowerCase() || (c.key === "H" && k.toLowerCase() === "w"));
+        c.key.toLowerCase() === k.toLowerCase() || (c.key === "H" && (k.toLowerCase() === "w" || k === "Enter")));
       if (hit) {
         e.preventDefault();
         app.act(hit.action);
@@ -429,6 +431,7 @@ function ClaimPrompt({ s, g, opts, seconds }: { s: AppState; g: GameView; opts: 
                 {c.tiles.map((x) => <TileView t={x} size="small" latest={x === claim.tile} />)}
               </span>
             ) : null}
+            {c.key === "H" ? <kbd>↵</kbd> : null}
             <kbd>{c.key}</kbd>
           </button>
         ))}
