@@ -76,6 +76,7 @@ export const STRINGS = {
   turnTime: ["出牌时间（秒）", "Turn time (s)"],
   claimTime: ["吃碰时间（秒）", "Claim time (s)"],
   bankTime: ["备用时间（秒）", "Time bank (s)"],
+  timeLimits: ["时限：出牌 {0} 秒 · 吃碰 {1} 秒 · 备用时间 {2} 秒", "Time limits: turn {0} s · claim {1} s · bank {2} s"],
   allowBots: ["允许机器人", "Allow bots"],
   ranked: ["计入等级分", "Ranked"],
   rankedHelp: ["对局结果改变玩家的等级分", "The match results change the players' ratings"],

@@ -167,6 +167,15 @@ export function Lobby({ s }: { s: AppState }) {
         )}
       </section>
       <TournamentList s={s} />
+      {/* Above the forms: on a phone they would push it three screens down. */}
+      <section class="card" data-testid="recent">
+        <h2>{t("recentMatches")}</h2>
+        <RecentMatches player={s.me!.player} />
+        <details class="fold" data-testid="replay-by-id">
+          <summary>{t("openReplay")}</summary>
+          <ReplayForm />
+        </details>
+      </section>
       <CreateRoom externalBots={s.bots.length > 0} />
       <section class="card">
         <h2>{t("joinByCode")}</h2>
@@ -200,12 +209,6 @@ export function Lobby({ s }: { s: AppState }) {
         )}
       </section>
       <CreateTournament s={s} />
-      <section class="card" data-testid="recent">
-        <h2>{t("recentMatches")}</h2>
-        <RecentMatches player={s.me!.player} />
-        <h3 class="small-head">{t("openReplay")}</h3>
-        <ReplayForm />
-      </section>
     </div>
   );
 }
@@ -315,16 +318,22 @@ function CreateRoom({ externalBots }: { externalBots: boolean }) {
             {[4, 8, 16].map((h) => <option value={h}>{t("handsN", h)}</option>)}
           </select>
         </label>
-        <label>{t("turnTime")}
-          <input type="number" name="turn_time" min={5} max={120} value={turn} onChange={num(setTurn)} />
-        </label>
-        <label>{t("claimTime")}
-          <input type="number" name="claim_time" min={2} max={60} value={claim} onChange={num(setClaim)} />
-        </label>
-        <label>{t("bankTime")}
-          <input type="number" name="bank" min={0} max={600} value={bank} onChange={num(setBank)} />
-        </label>
       </div>
+      {/* The timers are folded (their values in the summary): on a phone they would cost a screen. */}
+      <details class="fold timers" data-testid="timer-fold">
+        <summary>{t("timeLimits", turn, claim, bank)}</summary>
+        <div class="grid2">
+          <label>{t("turnTime")}
+            <input type="number" name="turn_time" min={5} max={120} value={turn} onChange={num(setTurn)} />
+          </label>
+          <label>{t("claimTime")}
+            <input type="number" name="claim_time" min={2} max={60} value={claim} onChange={num(setClaim)} />
+          </label>
+          <label>{t("bankTime")}
+            <input type="number" name="bank" min={0} max={600} value={bank} onChange={num(setBank)} />
+          </label>
+        </div>
+      </details>
       <label class="check"><input type="checkbox" name="private" checked={priv} onChange={(e) => setPriv((e.target as HTMLInputElement).checked)} />{t("private")}</label>
       <label class="check"><input type="checkbox" name="bots" checked={bots} onChange={(e) => setBots((e.target as HTMLInputElement).checked)} />{t("allowBots")}</label>
       <label class="check"><input type="checkbox" name="spectators" checked={spect} onChange={(e) => setSpect((e.target as HTMLInputElement).checked)} />{t("allowSpectators")}</label>

@@ -4,7 +4,7 @@ import { options } from "../game";
 import { lang, t } from "../i18n";
 import { AppState, HandRecord, countdown, displayName } from "../state";
 import { Tile, parseTiles, sortTiles, tileLabel } from "../tiles";
-import { Countdown, MeldView, TileView, useApp, useNow, windName } from "./common";
+import { Countdown, MeldView, TileView, useApp, useNow, windName, windShort } from "./common";
 
 function playerName(s: AppState, ids: string[] | undefined, player: number): string {
   const id = ids?.[player] ?? s.room?.seats[player]?.id;
@@ -65,19 +65,24 @@ export function WinningHand({ g, seat }: { g: GameView; seat: number }) {
 }
 
 function Settlement({ s, rec }: { s: AppState; rec: HandRecord }) {
+  // No penalty column when nobody was penalised: on a phone its width is the names'.
+  const penalties = rec.penalties.some((x) => x !== 0);
   return (
     <table class="settlement" data-testid="settlement">
       <thead>
-        <tr><th /><th class="num">{t("settlement")}</th><th class="num">{t("penalty")}</th><th class="num">{t("total")}</th></tr>
+        <tr><th /><th class="num">{t("settlement")}</th>{penalties ? <th class="num">{t("penalty")}</th> : null}<th class="num">{t("total")}</th></tr>
       </thead>
       <tbody>
         {[0, 1, 2, 3].map((p) => {
-          const seat = rec.seats.indexOf(p);
+          const w = (rec.seats.indexOf(p) - (rec.hand % 4) + 4) % 4;
           return (
             <tr key={p} class={rec.winner === p ? "winner" : ""}>
-              <td>{windName((seat - (rec.hand % 4) + 4) % 4)} · {playerName(s, rec.ids, p)}</td>
+              <td class="who" title={`${windName(w)} · ${playerName(s, rec.ids, p)}`}>
+                <span class="wind-full">{windName(w)} · </span><span class="wind-short">{windShort(w)}</span>
+                <span class="name">{playerName(s, rec.ids, p)}</span>
+              </td>
               <td class="num">{signed(rec.payments[p])}</td>
-              <td class="num">{rec.penalties[p] ? signed(rec.penalties[p]) : ""}</td>
+              {penalties ? <td class="num">{rec.penalties[p] ? signed(rec.penalties[p]) : ""}</td> : null}
               <td class="num"><b>{rec.scores[p]}</b></td>
             </tr>
           );
