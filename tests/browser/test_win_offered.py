@@ -161,3 +161,37 @@ def test_enter_takes_the_win_offered_on_another_players_discard(browser, server,
     page.keyboard.press("Enter")
     assert page.evaluate("window.sentActions") == [{"a": "win"}]
     ctx.close()
+
+
+# We deal first, throw 北 and wait on 西 with six pairs (七对); South draws 西 and throws it (test_sound).
+PAIRS_ON_WEST = "NW55m66s77s88p99p22m"
+
+
+@pytest.mark.parametrize("width,height", [(1280, 800), (360, 640)])
+def test_enter_wins_on_a_discarded_winning_tile(browser, server, fast, scripted_wall, artifacts, width, height):
+    """The whole path, no state set by the test: South throws our winning 西, the claim prompt offers
+    和 as its primary action, and Enter declares the win (Seven Pairs on South's discard)."""
+    from tests.browser.test_sound import NORTH, SOUTH, WEST, _throw
+
+    scripted_wall(arrange_wall([parse_tiles(h) for h in (PAIRS_ON_WEST, SOUTH, WEST, NORTH)], draws=parse_tiles("W")))
+    ctx = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
+    page = ctx.new_page()
+    sign_in(page, server.url, "Ronny")
+    create_room(page, "guobiao", hands=4)
+    add_bots(page, 3)
+    page.click("[data-action=start]")
+    expect(page.locator("[data-testid=your-turn]")).to_be_visible(timeout=TIMEOUT)
+    _throw(page, "N")
+    prompt = page.locator("[data-testid=claim-prompt]")
+    win = prompt.locator("[data-action=win]")
+    expect(win).to_be_visible(timeout=TIMEOUT)
+    expect(win).to_have_class(re.compile(r"\bprimary\b"))
+    assert_inside_viewport(page, "[data-testid=claim-prompt] [data-action=win]")
+    shot(page, artifacts, f"claim-win-on-discard-{width}x{height}")
+    page.keyboard.press("Enter")
+    result = page.locator("[data-testid=hand-result]")
+    expect(result).to_be_visible(timeout=TIMEOUT)
+    expect(result.locator("[data-testid=headline]")).to_contain_text("Ronny wins on")
+    expect(result.locator("[data-testid=fans]")).to_contain_text("Seven Pairs")
+    shot(page, artifacts, f"claim-win-on-discard-result-{width}x{height}")
+    ctx.close()
