@@ -16,11 +16,12 @@ SIZES = [(1280, 800), (360, 640)]
 LONG_NAME = "Bartholomew Fairweat"  # 20 characters, the longest a name may be
 
 
-@pytest.mark.parametrize("width,height", SIZES)
+@pytest.mark.parametrize("width,height,touch", [(1280, 800, False), (360, 640, False), (1024, 768, True)])
 def test_phone_result_has_no_key_hint_and_long_names_stay_on_one_line(browser, server, fast, scripted_wall, artifacts,
-                                                                      width, height):
+                                                                      width, height, touch):
+    """1024x768 with a touch screen: a tablet, wide enough for whole names but with no keyboard."""
     scripted_wall(arrange_wall([parse_tiles(OURS)] + [parse_tiles(h) for h in OTHERS]))
-    ctx = browser.new_context(viewport={"width": width, "height": height}, locale="en-US")
+    ctx = browser.new_context(viewport={"width": width, "height": height}, locale="en-US", has_touch=touch)
     page = ctx.new_page()
     sign_in(page, server.url, LONG_NAME)
     create_room(page, "guobiao", hands=4)
@@ -33,7 +34,7 @@ def test_phone_result_has_no_key_hint_and_long_names_stay_on_one_line(browser, s
     expect(cont).to_be_visible(timeout=TIMEOUT)
     # The "↵" hint is for a keyboard: shown on a desktop, not on a phone.
     hint = cont.locator("kbd")
-    if width <= 700:
+    if width <= 700 or touch:
         expect(hint).to_be_hidden()
     else:
         expect(hint).to_be_visible()
@@ -57,7 +58,7 @@ def test_phone_result_has_no_key_hint_and_long_names_stay_on_one_line(browser, s
     assert table["x"] + table["width"] <= width + 0.5, table
     cont.scroll_into_view_if_needed()
     assert_inside_viewport(page, "[data-testid=hand-result] [data-action=continue]")
-    shot(page, artifacts, f"phone-result-{width}x{height}")
+    shot(page, artifacts, f"phone-result-{width}x{height}{'-touch' if touch else ''}")
     ctx.close()
 
 
