@@ -54,6 +54,8 @@ SEAT_SCHEME = (
     (2, 3, 0, 1),  # W: W, N, E, S
     (3, 2, 1, 0),  # N: N, W, S, E
 )
+# Per round: the player at each seat (MatchState.seats).
+_SEATS = tuple(tuple(next(p for p in range(4) if SEAT_SCHEME[p][r] == seat) for seat in range(4)) for r in range(4))
 
 
 class MatchState:
@@ -79,17 +81,14 @@ class MatchState:
         return self.number // 4
 
     def seat_of(self, player: int) -> int:
-        return SEAT_SCHEME[player][self.round]
+        return SEAT_SCHEME[player][self.number // 4]  # self.round, without a property call (hot)
 
     def player_at(self, seat: int) -> int:
         return self.seats()[seat]
 
     def seats(self) -> list[int]:
         """The player at each seat this round."""
-        out = [0, 0, 0, 0]
-        for p in range(4):
-            out[SEAT_SCHEME[p][self.round]] = p
-        return out
+        return list(_SEATS[self.number // 4])
 
     def to_dict(self) -> dict:
         return {

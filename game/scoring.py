@@ -564,7 +564,7 @@ def is_complete(hand: Hand, win_tile: int) -> bool:
     standing = [0] * NUM_KINDS
     for t in (*hand.tiles, win_tile):
         standing[t] += 1
-    if any(n > 4 for n in standing):
+    if max(standing) > 4:
         return False
     return _counts_complete(standing, len(hand.melds))
 

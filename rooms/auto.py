@@ -6,7 +6,6 @@ taken, so a replay folds it without a bot or a clock.
 from __future__ import annotations
 
 import functools
-import operator
 from typing import Callable
 
 from game import match as gm
@@ -18,7 +17,6 @@ from rooms.config import BOT_LEVELS, PLAYING
 from rooms.effects import Applied
 
 AUTO = "auto"  # the 托管 policy as a seat occupant: a seat left during a match when bots are off
-_WHEN_ORDER = operator.itemgetter(0, 1)  # timers run in time order, ties broken by their order number
 AUTO_PER_CALL = 4  # automatic entries per call; more wait for the next tick (zero timers never hold the caller)
 
 
@@ -142,7 +140,8 @@ class RoomTimers:
     def _run(self, now: float) -> list[Applied]:
         out: list[Applied] = []
         for _ in range(AUTO_PER_CALL):
-            first = min(self._timers(), key=_WHEN_ORDER, default=None)  # the first due, if any is
+            # The first in time, ties broken by order (orders are unique: the makers are never compared).
+            first = min(self._timers(), default=None)
             if first is None or first[0] > now:
                 self._settled = [first[0]] if first else []  # next_deadline's, until the state changes
                 return out
