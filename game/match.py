@@ -163,7 +163,7 @@ def _tag(events: list, number: int) -> list:
 
 def legal_actions(m: MatchState, player: int) -> tuple:
     if m.phase == PLAYING:
-        return hand_state.legal_actions(m.hand, m.seat_of(player))
+        return hand_state.legal_actions(m.hand, SEAT_SCHEME[player][m.number // 4])  # m.seat_of(player)
     if m.phase == BETWEEN and not m.ready[player]:
         return (CONTINUE,)
     return ()
@@ -172,8 +172,10 @@ def legal_actions(m: MatchState, player: int) -> tuple:
 def pending(m: MatchState) -> tuple[int, ...]:
     """Players who must act now."""
     if m.phase == PLAYING:
-        seats = m.seats()
-        return tuple(sorted(seats[s] for s in hand_state.pending(m.hand)))
+        seats, waiting = _SEATS[m.number // 4], hand_state.pending(m.hand)
+        if len(waiting) == 1:  # a turn: the common case
+            return (seats[waiting[0]],)
+        return tuple(sorted([seats[s] for s in waiting]))
     if m.phase == BETWEEN:
         return tuple(p for p in range(4) if not m.ready[p])
     return ()

@@ -160,8 +160,11 @@ class RoomMessages:
             if shared is None:
                 shared = _shared(events)
             project = gm.project
-            projected = [x for x in (project(ev, player) if p is _OWN else p for ev, p in zip(events, shared))
-                         if x is not None]
+            for ev, x in zip(events, shared):
+                if x is _OWN:
+                    x = project(ev, player)
+                if x is not None:
+                    projected.append(x)
         playing = at.phase == PLAYING
         legal = gm.legal_actions(at.match, player) if playing and player is not None else ()
         if seq is _UNSENT:
