@@ -114,6 +114,8 @@ async def main(port: int) -> None:
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--port", type=int)
+    ap.add_argument("--loop", default="asyncio", choices=("asyncio", "uvloop"),
+                    help="the event loop (bench/load.py --loop gives both servers the same one)")
     ap.add_argument("--smoke", action="store_true", help="start one and drive two tables against it for two seconds")
     args = ap.parse_args()
     if args.smoke:
@@ -126,4 +128,9 @@ if __name__ == "__main__":
         sys.exit(smoke_main(["--smoke"], baseline=True))
     if args.port is None:
         ap.error("--port is required")
-    asyncio.run(main(args.port))
+    if args.loop == "uvloop":
+        import uvloop  # pip install 'guobiao[uvloop]'
+
+        uvloop.run(main(args.port))
+    else:
+        asyncio.run(main(args.port))

@@ -64,7 +64,7 @@ def machine() -> str:
 async def run(kind: str, args, workdir: Path) -> dict:
     port = free_port()
     if kind == "baseline":
-        argv = baseline_argv(port)
+        argv = baseline_argv(port, args.loop)  # the same event loop as ours: a fair ratio
     else:
         argv = guobiao_argv(port, workdir / f"{kind}.db", args.server_rate, args.loop)
     srv = ServerProc(argv, port, workdir / f"{kind}.log", cpu=None if args.no_pin else 0)
@@ -185,7 +185,7 @@ def main(argv=None) -> int:
     ap.add_argument("--baseline", action="store_true", help="then the same load against the fan-out baseline")
     ap.add_argument("--server-rate", type=float, default=None,
                     help="the server's per-connection frame limit (default: the server's 10/s; 1000 with --closed)")
-    ap.add_argument("--loop", default="asyncio", choices=("asyncio", "uvloop"), help="the server's event loop")
+    ap.add_argument("--loop", default="asyncio", choices=("asyncio", "uvloop"), help="the event loop of both servers (ours and the baseline)")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-pin", action="store_true", help="do not pin server and generator to cores")
     ap.add_argument("--workdir", default=None, help="keep the databases and logs here")

@@ -174,8 +174,8 @@ def guobiao_argv(port: int, db: Path, rate: float | None = None, loop: str = "as
     return argv
 
 
-def baseline_argv(port: int) -> list[str]:
-    return [sys.executable, str(ROOT / "bench" / "fanout_server.py"), "--port", str(port)]
+def baseline_argv(port: int, loop: str = "asyncio") -> list[str]:
+    return [sys.executable, str(ROOT / "bench" / "fanout_server.py"), "--port", str(port), "--loop", loop]
 
 
 # -- one websocket client ------------------------------------------------------------------------
