@@ -26,7 +26,7 @@ from server.conn import Conn
 from server.errors import (ALREADY_SIGNED_IN, BAD_CREDENTIALS, BAD_LOGIN, BAD_NAME, BAD_PASSWORD,  # noqa: F401
                            BAD_TOKEN, CLAIMED, LOGIN_TAKEN, NO_SESSION, NOT_CLAIMED)
 from server.quotas import conn_address, is_loopback
-from server.roomtask import RoomTask
+from server.roomitems import RoomRef
 from server.store_accounts import AccountStore
 
 log = logging.getLogger("guobiao.auth")
@@ -114,7 +114,7 @@ class Auth:
             session = await self.auth.db.add_session(pid, token, agent, address)
             name = (await self.auth.db.account(pid))["name"]
         remote = None  # cluster: the room the player is in on another node (docs/cluster.md "Presence")
-        if self.cluster is not None and not isinstance(self.where.get(pid), RoomTask):
+        if self.cluster is not None and not isinstance(self.where.get(pid), RoomRef):
             remote = await self.cluster.player_room(pid)
         if conn.closed:
             return
@@ -127,7 +127,7 @@ class Auth:
         task = self.where.get(pid)
         if task is None and remote is not None:
             task = self.where[pid] = remote
-        room = task.id if isinstance(task, RoomTask) else None
+        room = task.id if isinstance(task, RoomRef) else None
         welcome = {"t": "welcome", "player": pid, "name": name, "token": token, "login": login,
                    "room": room, "queued": self.quick.queued(pid)}
         if self.settings.external_bots:  # the names add_bot accepts besides fan and random (docs/bots.md)
@@ -135,7 +135,7 @@ class Auth:
         self.reply(conn, req, welcome)
         if (queued := self.queued_msg(pid)) is not None:
             conn.send(queued)  # where they stand in the quick-match queue
-        if isinstance(task, RoomTask):
+        if isinstance(task, RoomRef):
             task.reconnect(pid, conn)
 
     async def _password_login(self, conn: Conn, msg: dict) -> tuple[str, str]:

@@ -15,14 +15,14 @@ from rooms.types import ROOM_TYPES
 from server import listing, schema
 from server.codec import BAD_FIELD, UNKNOWN_TYPE, ProtocolError
 from server.errors import CHAT_BAD, CHAT_TOO_FAST, IN_ROOM, NO_ROOM, NOT_IN_ROOM, NOT_SIGNED_IN
-from server.roomitems import ChatAsked, Command, HistoryAsked, QuickAsked, QuickCancel, SnapshotAsked
-from server.roomtask import CHAT_MAX, RoomTask
+from server.roomitems import ChatAsked, Command, HistoryAsked, QuickAsked, QuickCancel, RoomRef, SnapshotAsked
+from server.roomtask import CHAT_MAX
 
 
-def _room(app, pid: str) -> RoomTask:
+def _room(app, pid: str) -> RoomRef:
     """The player's room, or lobby/not_in_room."""
     task = app.where.get(pid)
-    if not isinstance(task, RoomTask):
+    if not isinstance(task, RoomRef):
         raise ProtocolError(NOT_IN_ROOM, "you are not in a room")
     return task
 
@@ -110,7 +110,7 @@ def join(app, conn, msg, req):
         if e.code != NO_ROOM or app.cluster is None or task is not None:
             raise
         return app.cluster.join_remote(conn, msg, req)  # maybe on another node (docs/cluster.md)
-    if isinstance(task, RoomTask) and task is not target:
+    if isinstance(task, RoomRef) and task is not target:
         raise ProtocolError(IN_ROOM, "leave your room first")
     cmd = {k: v for k, v in msg.items() if k != "room"}
     target.put(Command(pid, conn, req, cmd))

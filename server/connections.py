@@ -11,8 +11,7 @@ import logging
 from server import wsconn
 from server.conn import Conn, IdleTimer
 from server.quotas import address_of, is_loopback
-from server.roomitems import Disconnect, QuickCancel
-from server.roomtask import RoomTask
+from server.roomitems import Disconnect, QuickCancel, RoomRef
 
 log = logging.getLogger("guobiao.server")
 
@@ -97,7 +96,7 @@ class Connections:
             old.cancel()
         self.quick_away[pid] = self.loop.call_later(QUICK_GRACE, self._quick_gone, pid)
         task = self.where.get(pid)
-        if isinstance(task, RoomTask):
+        if isinstance(task, RoomRef):
             task.put(Disconnect(pid))
 
     def _quick_gone(self, pid: str) -> None:

@@ -19,7 +19,7 @@ from server.codec import BAD_FIELD, ProtocolError
 from server.conn import Conn
 from server.errors import NO_TOURNAMENT, TOO_MANY_TOURNAMENTS
 from server.quotas import conn_address
-from server.roomitems import Follow, Leave, QuickCancel, Unfollow
+from server.roomitems import Follow, Leave, QuickCancel, RoomRef, Unfollow
 from server.roomtask import RoomTask
 from server.tournaments import TournamentTask
 
@@ -89,7 +89,7 @@ class Events:
         await task.commit([])
         for pid in e.players:
             old = self.where.get(pid) if pid is not None else None
-            if isinstance(old, RoomTask) and old is not task:
+            if isinstance(old, RoomRef) and old is not task:
                 old.put(Leave(pid))  # a tournament table comes first: the old room sees them leave
             if pid is not None and self.quick.queued(pid):
                 self.quick_queue.put_nowait(QuickCancel(pid))

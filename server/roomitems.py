@@ -144,3 +144,17 @@ def kind(item: Any) -> str:
 def asked(item: Any) -> tuple[str, Conn, tuple] | None:
     """(player, connection, request) of a frame waiting for its answer in ``item``, else None."""
     return (item.pid, item.conn, item.req) if isinstance(item, Asked) else None
+
+
+class RoomRef:
+    """What ``App.where`` holds for a player in a room: the room's task on this node
+    (server.roomtask.RoomTask) or, in a cluster, a ``RemoteRoom`` standing for a room another node owns
+    (server.cluster.remote). Either takes the player's items and their returning connection."""
+    __slots__ = ()
+    id: str
+
+    def put(self, item) -> None:
+        raise NotImplementedError
+
+    def reconnect(self, pid: str, conn) -> None:
+        raise NotImplementedError

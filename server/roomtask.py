@@ -32,7 +32,7 @@ from server.errors import INTERNAL, NOT_IN_ROOM
 from server.botzone_room import BotAnswer, RoomBots
 from server.taskfail import Failures, moved, reply_moved
 from server.roomitems import (RESYNC, STOP, TICK, ChatAsked, Command, Connect, Disconnect, Handled,
-                              HistoryAsked, Leave, Resync, SnapshotAsked, Stop, System, Tick, WatcherGone)
+                              HistoryAsked, Leave, Resync, RoomRef, SnapshotAsked, Stop, System, Tick, WatcherGone)
 from server.timedqueue import TimedQueue
 from server.store import STORAGE, StorageError
 from server.store_sql import Fenced
@@ -88,7 +88,7 @@ async def next_item(queue: asyncio.Queue, deadline: float | None, now: float, ti
         return tick
 
 
-class RoomTask:
+class RoomTask(RoomRef):
     def __init__(self, app: RoomOutbox, db_id: int, room: Room, matches: dict[int, dict] | None = None):
         """``room`` as the database holds it, plus the rows it has logged and not yet handed over
         (``Room.take_log``); ``matches``: the stored matches' ``Store.room_matches``."""

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from server.roomitems import Connect
-from server.roomtask import RoomTask
+from server.roomitems import Connect, RoomRef
 
 if TYPE_CHECKING:
     from server.cluster.node import ClusterNode
@@ -60,16 +59,13 @@ class ProxyConn:
         pass
 
 
-class RemoteRoom(RoomTask):
+class RemoteRoom(RoomRef):
     """On a player's node: the room they are in, owned by another node. It stands in ``App.where`` where
-    a room task would; what is put to it goes to the owner. (A subclass only so that the places that ask
-    whether a player is in a room see one; none of ``RoomTask``'s state is set or used.)"""
+    a room task would; what is put to it goes to the owner (``ClusterNode.forward``)."""
+    __slots__ = ("cluster", "owner", "id")
 
-    def __init__(self, cluster: ClusterNode, owner: str, room_id: str):  # noqa: D107 - no RoomTask.__init__
+    def __init__(self, cluster: ClusterNode, owner: str, room_id: str):
         self.cluster, self.owner, self.id = cluster, owner, room_id
-        self.invite = None
-        self.closed = False
-        self.task = None
 
     def put(self, item) -> None:
         self.cluster.forward(self, item)
@@ -77,5 +73,3 @@ class RemoteRoom(RoomTask):
     def reconnect(self, pid: str, conn) -> None:
         conn.snapshot_due = self.id
         self.put(Connect(pid, conn))
-
-

@@ -161,3 +161,19 @@ async def test_every_node_lists_the_public_rooms_of_every_node(nodes):
             break
         await asyncio.sleep(0.05)
     assert {r["room"] for r in found["rooms"]} == {room_a}
+
+
+async def test_a_remote_room_stands_for_the_room_without_being_a_half_built_room_task(nodes):
+    from server.cluster.remote import RemoteRoom
+    from server.roomitems import RoomRef
+    from server.roomtask import RoomTask
+
+    a, b = nodes
+    host = await b.client(name="Host")
+    snap = await host.request({"t": "create", "config": FAST})
+    guest = await a.client(name="Guest")
+    assert (await guest.request({"t": "join", "code": snap["info"]["invite"]}))["t"] == "ok"
+    where = a.app.where[guest.player]
+    assert isinstance(where, RemoteRoom) and isinstance(where, RoomRef) and not isinstance(where, RoomTask)
+    assert (where.id, where.owner) == (snap["room"], b.app.cluster.id)
+    assert (await guest.request({"t": "ready"}))["t"] == "ok"  # put through it to the owner
