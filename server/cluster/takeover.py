@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("guobiao.cluster")
 
-BATCH = 16  # rooms restored at once: their restore entries share commits; then they are announced
+BATCH = 50  # rooms restored at once: their restore entries share commits; then they are announced
 ORPHANS_EVERY = 4  # rounds of the watch between two looks at every open room's lease (not only dead nodes')
 DEAD_GRACE = 2.0  # ttls a node must have been seen dead before its stream and room set are deleted
 
@@ -93,8 +93,7 @@ class Takeover:
         for i in range(0, len(ids), BATCH):
             if self.app.stopping:
                 break
-            done = await asyncio.gather(*(self._restore_one(room_id) for room_id in ids[i:i + BATCH]))
-            batch = [t for t in done if t is not None]
+            batch = await self._restore_batch(ids[i:i + BATCH])
             if came_from is not None:
                 await self.redis.srem(OWNED + came_from, *ids[i:i + BATCH])  # (those not taken: others have them)
             if announce and batch:
@@ -102,22 +101,46 @@ class Takeover:
             taken += [t.id for t in batch]
         return taken
 
-    async def _restore_one(self, room_id: str) -> RoomTask | None:
-        if self.app.stopping or room_id in self.app.rooms or not await self.claim(room_id):
-            return None
-        task = None
+    async def _restore_batch(self, ids: list[str]) -> list[RoomTask]:
+        """The rooms of ``ids`` this node claims, their logs read (after the claims) in one go, restored
+        side by side: each room's restore holds the loop for one room's replay at most, and their restore
+        entries share commits."""
+        claimed = await self._claim_many([i for i in ids if i not in self.app.rooms])
+        tasks: list[RoomTask] = []
         try:
-            r = await self.app.store.open_room(room_id)  # read after the claim: its last writer is fenced off
-            if r is not None and not r["log"]:
-                await self.app.store.close_room(r["id"])
-            elif r is not None and not self.app.stopping:
-                task = await self.app.restore_room(r)
+            rows = await self.app.store.open_rooms_by_code(claimed) if claimed and not self.app.stopping else []
+            for r in rows:
+                if not r["log"]:
+                    await self.app.store.close_room(r["id"])
+            if not self.app.stopping:
+                done = await asyncio.gather(*(self.app.restore_room(r) for r in rows if r["log"]))
+                tasks = [t for t in done if t is not None]
         finally:
-            if task is None:
-                await self.release(room_id)
-        if task is None and not self.app.stopping:  # closed meanwhile, or not restorable
-            await self.redis.srem(ROOMS, room_id)
-        return task
+            restored = {t.id for t in tasks}
+            for room_id in claimed:
+                if room_id not in restored:  # closed meanwhile, or not restorable
+                    await self.release(room_id)
+                    if not self.app.stopping:
+                        await self.redis.srem(ROOMS, room_id)
+        return tasks
+
+    async def _claim_many(self, ids: list[str]) -> list[str]:
+        """``claim`` for many rooms: the leases side by side, the fencing tokens in one transaction."""
+        leases = [Lease(self.redis, ROOM_LEASE + i, self.node.id, self.node.ttl) for i in ids]
+        tokens = await asyncio.gather(*(lease.acquire() for lease in leases))
+        got = {i: lease for i, lease, token in zip(ids, leases, tokens) if token is not None}
+        try:
+            fenced = await self.app.store.fence_many({i: lease.token for i, lease in got.items()})
+        except Exception as e:  # the database unreachable, or a deadlock with a writer: none taken now
+            log.warning("cluster: fencing %d rooms failed (%s); not taken", len(got), e)
+            fenced = {}
+        for room_id, lease in got.items():
+            if room_id in fenced:
+                self.claimed[room_id] = lease
+                self.node.renewer.add(lease, lambda room_id=room_id: self.claimed.pop(room_id, None))
+            else:
+                await self._release(lease)
+        return [i for i in ids if i in fenced]
 
     async def _announce(self, tasks: list[RoomTask]) -> None:
         """Every node told (``moved``): their members of these rooms get a snapshot from here."""
@@ -166,6 +189,9 @@ class Takeover:
         alive = await pipe.execute() if nodes else []
         dead = [n for n, a in zip(nodes, alive) if not a]
         now = asyncio.get_running_loop().time()
+        for n in dead:
+            if n not in self._dead_since:
+                log.warning("cluster: node %s is dead (its lease expired); taking its rooms over", n)
         self._dead_since = {n: self._dead_since.get(n, now) for n in dead}
         return dead
 

@@ -34,6 +34,15 @@ def spy_reads(app: App, events: list) -> None:
     """Record in ``events`` every claim (its fencing token written) and every read of rooms' logs."""
     store = app.store
     fence, open_rooms, open_room = store.fence, store.open_rooms, store.open_room
+    fence_many, by_code = store.fence_many, store.open_rooms_by_code
+
+    async def fenced_many(tokens):
+        events.extend(("claim", code) for code in tokens)
+        return await fence_many(tokens)
+
+    async def rooms_by_code(codes):
+        events.extend(("read", code) for code in codes)
+        return await by_code(codes)
 
     async def fenced(code, token):
         events.append(("claim", code))
@@ -50,6 +59,7 @@ def spy_reads(app: App, events: list) -> None:
         return await open_room(code)
 
     store.fence, store.open_rooms, store.open_room = fenced, all_rooms, one_room
+    store.fence_many, store.open_rooms_by_code = fenced_many, rooms_by_code
 
 
 async def make_room(n: Running) -> str:
