@@ -372,6 +372,11 @@ class Seat:
                 conn.abort()
                 await asyncio.sleep(0.2 + random.random() * 0.3)
                 continue
+            if r.get("code") == "server/storage":  # the database busy (a loaded machine): try again
+                last = ConnectionError(f"sign-in refused: {r}")
+                conn.abort()
+                await asyncio.sleep(0.2 + random.random() * 0.3)
+                continue
             if r.get("t") != "welcome":
                 raise ConnectionError(f"sign-in refused: {r}")
             self.pid, self.token, self.room_seen = r["player"], r["token"], r.get("room")
