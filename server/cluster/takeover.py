@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 from typing import TYPE_CHECKING
 
 from redis.exceptions import RedisError
 
 from server import codec
 from server.cluster.keys import NODE_LEASE, NODES, OWNED, ROOM_LEASE, ROOMS, STREAM, TOURNAMENT_LEASE, text
-from server.cluster.lease import PREFIX, Lease, holder
+from server.cluster.lease import PREFIX, Lease, acquire_many, holder
 from server.cluster.remote import RemoteRoom
 from server.errors import MOVED
 from server.roomitems import STOP
@@ -126,9 +127,9 @@ class Takeover:
 
     async def _claim_many(self, ids: list[str]) -> list[str]:
         """``claim`` for many rooms: the leases side by side, the fencing tokens in one transaction."""
-        leases = [Lease(self.redis, ROOM_LEASE + i, self.node.id, self.node.ttl) for i in ids]
-        tokens = await asyncio.gather(*(lease.acquire() for lease in leases))
-        got = {i: lease for i, lease, token in zip(ids, leases, tokens) if token is not None}
+        leases = {ROOM_LEASE + i: i for i in ids}
+        held = await acquire_many(self.redis, [Lease(self.redis, name, self.node.id, self.node.ttl) for name in leases])
+        got = {leases[lease.name]: lease for lease in held}
         try:
             fenced = await self.app.store.fence_many({i: lease.token for i, lease in got.items()})
         except Exception as e:  # the database unreachable, or a deadlock with a writer: none taken now
@@ -211,7 +212,9 @@ class Takeover:
         gone = [i for i, h in zip(ids, holders) if h is not None and h != dead]
         if gone:
             await self.redis.srem(OWNED + dead, *gone)
-        taken = await self.restore([i for i, h in zip(ids, holders) if h is None], came_from=dead)
+        free = [i for i, h in zip(ids, holders) if h is None]
+        random.shuffle(free)  # the surviving nodes, racing for the same rooms, mostly claim different ones
+        taken = await self.restore(free, came_from=dead)
         since = self._dead_since.get(dead, asyncio.get_running_loop().time())
         if (not await self.redis.scard(OWNED + dead)
                 and asyncio.get_running_loop().time() - since >= DEAD_GRACE * self.node.ttl):

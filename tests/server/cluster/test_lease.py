@@ -87,3 +87,19 @@ async def test_lease_is_not_owned_past_its_local_deadline_when_redis_is_unreacha
     assert a.owned
     now[0] += 0.2  # past the ttl by the holder's own clock, whatever Redis says
     assert not a.owned
+
+
+async def test_acquire_many_takes_the_free_leases_in_one_call_with_new_tokens(r):
+    from server.cluster.lease import acquire_many
+
+    held = Lease(r, "room:held", "other", ttl=5.0)
+    await held.acquire()
+    old = Lease(r, "room:free", "me", ttl=5.0)
+    first = await old.acquire()
+    await old.release()
+    leases = [Lease(r, name, "me", ttl=5.0) for name in ("room:held", "room:free", "room:new")]
+    got = await acquire_many(r, leases)
+    assert [lease.name for lease in got] == ["room:free", "room:new"]
+    assert leases[1].token > first and leases[1].owned and not leases[0].owned
+    assert await holder(r, "room:held") == ("other", held.token)
+    assert await holder(r, "room:free") == ("me", leases[1].token)

@@ -142,38 +142,52 @@ def acked(c: Client):
     return lambda m: m.get("t") == "ok" and m.get("re") in c.sent_acts
 
 
+async def ready_room(host: Client, guest: Client) -> tuple[str, int]:
+    """A private room of ``host`` with ``guest`` and two bots, the guest ready (acknowledged by the owner):
+    its id and the last rseq the guest saw."""
+    await host.guest("Host")
+    await guest.guest("Guest")
+    snap = await host.request({"t": "create", "config": {"private": True}})
+    room = snap["room"]
+    assert (await guest.request({"t": "join", "code": snap["info"]["invite"]}))["t"] == "ok"
+    for _ in range(2):
+        assert (await host.request({"t": "add_bot"}))["t"] == "ok"
+    assert (await guest.request({"t": "ready"}))["t"] == "ok"
+    await guest.drain(0.3)
+    guest.inbox.clear()  # the snapshot looked for is the one after the kill
+    return room, max(m["rseq"] for m in guest.frames if m.get("room") == room and "rseq" in m)
+
+
 @pytest.mark.postgres
-async def test_the_rooms_of_a_killed_node_are_taken_over_by_a_running_node_and_play_goes_on(pg_url, redis_url):
+async def test_the_rooms_of_a_killed_node_are_taken_over_by_the_two_running_nodes_and_play_goes_on(pg_url, redis_url):
     import random
 
     from tests.server.client import play
 
-    a = serve(pg_url, redis_url)
-    b = serve(pg_url, redis_url)
+    a, b, c = serve(pg_url, redis_url), serve(pg_url, redis_url), serve(pg_url, redis_url)
+    check = redis.Redis.from_url(redis_url)
     try:
-        port_a, port_b = await port_of(a), await port_of(b)
+        port_a, port_b, port_c = await port_of(a), await port_of(b), await port_of(c)
+        # two rooms on B: one with a guest whose websocket is on A, one with a guest on C
         host = await Client.open(f"ws://127.0.0.1:{port_b}/ws")
         guest = await Client.open(f"ws://127.0.0.1:{port_a}/ws")
-        await host.guest("Host")
-        await guest.guest("Guest")
-        snap = await host.request({"t": "create", "config": {"private": True}})
-        room = snap["room"]
-        assert (await guest.request({"t": "join", "code": snap["info"]["invite"]}))["t"] == "ok"
-        for _ in range(2):
-            assert (await host.request({"t": "add_bot"}))["t"] == "ok"
-        assert (await guest.request({"t": "ready"}))["t"] == "ok"  # acknowledged by B, the owner
-        await guest.drain(0.3)
-        guest.inbox.clear()  # the snapshot looked for is the one after the kill
-        seen = max(m["rseq"] for m in guest.frames if m.get("room") == room and "rseq" in m)
+        room, seen = await ready_room(host, guest)
+        other_host = await Client.open(f"ws://127.0.0.1:{port_b}/ws")
+        other_guest = await Client.open(f"ws://127.0.0.1:{port_c}/ws")
+        other_room, other_seen = await ready_room(other_host, other_guest)
+        nodes = {n.decode() for n in check.smembers("gb:nodes")}
+        owner = check.get("gb:lease:room:" + room).decode().rpartition(":")[0]
+        assert len(nodes) == 3 and owner in nodes
         b.kill()  # SIGKILL: no lease given up
         killed = asyncio.get_running_loop().time()
-        # A, the node still running, takes the room over from the log once B's lease expired (5 s), and
-        # the guest, whose websocket never moved, gets a snapshot from it
-        back = await guest.wait_for(lambda m: m.get("t") == "snapshot" and m["room"] == room, timeout=20)
-        assert asyncio.get_running_loop().time() - killed < 10
-        assert back["rseq"] > seen  # the acknowledged ready is there (and the restore after it)
-        me = [s for s in back["info"]["seats"] if s is not None and s["id"] == guest.player]
-        assert me and me[0]["ready"]
+        # A and C, the nodes still running, take B's rooms over from the log once B's lease expired (5 s),
+        # and each guest, whose websocket never moved, gets a snapshot from the room's new owner
+        for g, r, before in ((guest, room, seen), (other_guest, other_room, other_seen)):
+            back = await g.wait_for(lambda m, r=r: m.get("t") == "snapshot" and m["room"] == r, timeout=20)
+            assert asyncio.get_running_loop().time() - killed < 10
+            assert back["rseq"] > before  # the acknowledged ready is there (and the restore after it)
+            me = [s for s in back["info"]["seats"] if s is not None and s["id"] == g.player]
+            assert me and me[0]["ready"]
         # the host, cut off with B, resumes on A and play goes on there
         host2 = await Client.open(f"ws://127.0.0.1:{port_a}/ws")
         r = await host2.request({"t": "resume", "token": host.token})
@@ -185,10 +199,18 @@ async def test_the_rooms_of_a_killed_node_are_taken_over_by_a_running_node_and_p
         await asyncio.gather(play(host2, rng, acked(host2), timeout=60), play(guest, rng, acked(guest), timeout=60))
         ns = [m["n"] for m in guest.frames if "n" in m]  # one connection all along: no gap
         assert ns == list(range(1, len(ns) + 1))
-        await host2.close()
-        await guest.close()
+        # nothing of the dead node stays in Redis once its rooms moved: its stream, its set, its entry
+        for _ in range(300):
+            if not check.sismember("gb:nodes", owner):
+                break
+            await asyncio.sleep(0.1)
+        assert {n.decode() for n in check.smembers("gb:nodes")} == nodes - {owner}
+        assert not check.exists("gb:node:" + owner, "gb:owned:" + owner)
+        for x in (host2, guest, other_guest):
+            await x.close()
     finally:
-        for p in (a, b):
+        check.close()
+        for p in (a, b, c):
             if p.poll() is None:
                 end(p)
             else:
