@@ -64,6 +64,14 @@ class QuickMatch:
         self._placed = {}
         return self._place(key, now)
 
+    def add(self, player: str, room_type: str, wait: float | None, since: float, rating: float, hands: int) -> None:
+        """Queue ``player`` as waiting since ``since``, placing nobody (a queue rebuilt from a shared
+        store: ``tick`` places)."""
+        key = (room_type, hands)
+        self.queues[key].append(_Waiting(player, since, wait, rating))
+        self.queues[key].sort(key=lambda w: w.since)
+        self._where[player] = key
+
     def cancel(self, player: str) -> bool:
         """Leave the queue; False if the player was not queued (already placed, or never)."""
         key = self._where.pop(player, None)

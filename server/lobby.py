@@ -73,6 +73,8 @@ class Lobby:
 
     async def quick_loop(self) -> None:
         """The quick-match queue's only caller."""
+        if self.cluster is not None:  # one queue for every node, in Redis (server.cluster.quick)
+            return await self.cluster.quick.loop()
         while True:
             item = await next_item(self.quick_queue, self.quick.next_deadline(), self.now(), TICK)
             placements = []

@@ -76,6 +76,8 @@ class ClusterNode:
         self._forget_player = self.redis.register_script(_FORGET_PLAYER)
         self._tokens = itertools.count(1)
         self.takeover = Takeover(self)  # rooms claimed, restored, taken over, given up
+        self.handlers: dict = {}  # message kind -> its handler, of the shared lobby's modules
+        self.quick = None  # server.cluster.quick.ClusterQuick, from ``start``
 
     async def start(self) -> None:
         await self.redis.ping()  # unreachable: the node does not start
@@ -86,6 +88,13 @@ class ClusterNode:
         self.tasks.append(self._renewing)
         self.tasks.append(loop.create_task(self._read(), name=f"cluster {self.id} reader"))
         self.tasks.append(loop.create_task(self._directory(), name=f"cluster {self.id} directory"))
+        await self._lobby()
+
+    async def _lobby(self) -> None:
+        """The shared lobby's parts: quick-match queues (server.cluster.quick)."""
+        from server.cluster.quick import ClusterQuick  # (it builds on this module)
+        self.quick = ClusterQuick(self)
+        await self.quick.start()
 
     async def _live(self) -> None:
         """This node's own lease (others take its rooms over once it expires) and its entry in the set
@@ -102,6 +111,8 @@ class ClusterNode:
     async def stop(self) -> None:
         """After the rooms stopped: their leases and the node's given up (other nodes take its open rooms
         over at once), its stream deleted, the rest ended."""
+        if self.quick is not None:
+            await self.quick.stop()
         self._renewing.cancel()  # nothing is renewed from now on
         leases = [*self.leases.values(), *self.takeover.claimed.values(), *self.takeover.tournaments.values(),
                   self.alive]
@@ -344,6 +355,8 @@ class ClusterNode:
                 del self.app.where[body["pid"]]
         elif kind == "moved":
             self.takeover.moved(body["room"], body["owner"])
+        elif kind in self.handlers:
+            self.handlers[kind](body)
         else:  # push, send: straight to the connection, as the owner's room task did
             conn = self.app.conns.get(body["pid"])
             if conn is None:
