@@ -73,6 +73,7 @@ class Mirror:
         self.keys: dict[str, tuple[str, int]] = {}  # player -> (room type, hands)
         self.counts: dict[tuple[str, int], int] = {}  # queue -> how many wait in it, as last heard
         self.due: dict[str, float | None] = {}  # player -> when bots are expected to fill their table
+        self.since: dict[str, float] = {}  # player -> when they joined their queue
 
     def queued(self, pid: str) -> str | None:
         key = self.keys.get(pid)
@@ -89,6 +90,10 @@ class Mirror:
         due = self.due.get(pid)
         return None if due is None else max(0.0, due - now)
 
+    def waited(self, pid: str, now: float) -> float | None:
+        since = self.since.get(pid)
+        return None if since is None else max(0.0, now - since)
+
     def heard(self, pid: str, key, count: int, due: float | None) -> bool:
         """A status heard; whether it differs from the last one (the player is told then)."""
         key = tuple(key)
@@ -99,6 +104,7 @@ class Mirror:
     def drop(self, pid: str) -> None:
         self.keys.pop(pid, None)
         self.due.pop(pid, None)
+        self.since.pop(pid, None)
 
 
 def build(entries: dict[str, dict]) -> QuickMatch:
@@ -161,16 +167,20 @@ class ClusterQuick:
         rating = await self.app.ratings.rating(pid, item.room_type)
         entry = {"type": item.room_type, "hands": item.hands, "wait": item.wait, "since": self.app.now(),
                  "rating": rating, "node": self.node.id}
+        key = (item.room_type, item.hands)
+        self.mirror.keys[pid], self.mirror.since[pid] = key, entry["since"]  # before a placement can be heard
         if not await self.redis.hsetnx(QUEUE, pid, pack(entry)):
+            self.mirror.drop(pid)
             self.app.reply(conn, req, codec.error(QUEUED, "already queued or in a room"))
             return
-        key = (item.room_type, item.hands)
-        self.mirror.keys[pid] = key
         entries = await self.entries()
-        q = build(entries)
-        self.mirror.heard(pid, key, len(q.waiting(key)), q.estimate(pid, 0.0))  # (0: the moment itself)
+        status = {"waiting": 1, "fill": 0.0, "waited": 0.0}  # placed at once
+        if pid in entries and self.mirror.queue_of(pid) == key:
+            q = build(entries)
+            self.mirror.heard(pid, key, len(q.waiting(key)), q.estimate(pid, 0.0))  # (0: the moment itself)
+            status = self.app.queue_status(pid)
         self.app.reply(conn, req, {"t": "queued", "type": item.room_type, "hands": item.hands, "wait": item.wait,
-                                   "waiting": len(q.waiting(key)), "fill": q.estimate(pid, self.app.now())})
+                                   **status})
 
     async def _cancel(self, item: QuickCancel) -> None:
         pid, conn = item.pid, item.conn
