@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 
 from server import listing, profiles
+from server.cluster import lobby as cluster_lobby
 from server.invites import invite_view
 from server.http import parse_id
 from server.replays import TooOften
@@ -27,6 +28,8 @@ class Api:
             return routed  # players and leaderboards (server.profiles)
         if parts == ["api", "health"]:
             return self.metrics.health()  # server.metrics
+        if parts == ["api", "rooms"] and self.cluster is not None:  # every node's (docs/cluster.md)
+            return 200, await cluster_lobby.rooms(self.cluster.redis)
         if parts == ["api", "rooms"]:
             return 200, listing.rooms(self.rooms.values(), self.conns)
         if parts == ["api", "tournaments"]:

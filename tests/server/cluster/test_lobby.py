@@ -1,0 +1,25 @@
+"""The shared lobby over HTTP (docs/cluster.md): GET /api/rooms on any node lists every node's public
+rooms."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.server.cluster.test_nodes import eventually, nodes  # noqa: F401 - a fixture
+from tests.server.conftest import FAST
+
+pytestmark = pytest.mark.postgres
+
+
+async def test_api_rooms_on_any_node_lists_the_public_rooms_of_every_node(nodes):
+    a, b = nodes
+    room_b = (await (await b.client(name="Bea")).request({"t": "create", "config": {**FAST, "private": False}}))["room"]
+    room_a = (await (await a.client(name="Abe")).request({"t": "create", "config": {**FAST, "private": False}}))["room"]
+    shy = (await (await b.client(name="Shy")).request({"t": "create", "config": FAST}))["room"]  # private
+    for node in (a, b):
+        status, found = await node.app.api("/api/rooms")
+        assert status == 200
+        assert {r["room"] for r in found["rooms"]} == {room_a, room_b}, found
+        assert found["total"] == 2 and shy not in {r["room"] for r in found["rooms"]}
+    listed = {r["room"]: r for r in (await a.app.api("/api/rooms"))[1]["rooms"]}
+    assert listed[room_b]["names"] and "Bea" in listed[room_b]["names"].values()  # as its owner sees it
