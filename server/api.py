@@ -32,6 +32,8 @@ class Api:
             return 200, await cluster_lobby.rooms(self.cluster.redis)
         if parts == ["api", "rooms"]:
             return 200, listing.rooms(self.rooms.values(), self.conns)
+        if parts == ["api", "tournaments"] and self.cluster is not None:
+            return 200, await cluster_lobby.tournaments(self.cluster.redis)
         if parts == ["api", "tournaments"]:
             return 200, listing.tournaments(self.tournaments.values())
         if len(parts) == 3 and parts[:2] == ["api", "tournaments"] and parts[2] in self.tournaments:

@@ -13,6 +13,7 @@ from rooms import text as policy
 from rooms.quickmatch import HANDS
 from rooms.types import ROOM_TYPES
 from server import listing, schema
+from server.cluster import lobby as cluster_lobby
 from server.codec import BAD_FIELD, UNKNOWN_TYPE, ProtocolError
 from server.errors import CHAT_BAD, CHAT_TOO_FAST, IN_ROOM, NO_ROOM, NOT_IN_ROOM, NOT_SIGNED_IN
 from server.roomitems import ChatAsked, Command, HistoryAsked, QuickAsked, QuickCancel, RoomRef, SnapshotAsked
@@ -136,7 +137,14 @@ def quick_cancel(app, conn, msg, req):
 
 
 def tournaments(app, conn, msg, req):
+    if app.cluster is not None:  # every node's tournaments, from Redis (docs/cluster.md)
+        return _shared_tournaments(app, conn, msg, req)
     found = listing.tournaments(app.tournaments.values(), msg.get("q"), msg.get("page"))
+    app.reply(conn, req, {"t": "tournaments", **found})
+
+
+async def _shared_tournaments(app, conn, msg, req):
+    found = await cluster_lobby.tournaments(app.cluster.redis, msg.get("q"), msg.get("page"))
     app.reply(conn, req, {"t": "tournaments", **found})
 
 

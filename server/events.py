@@ -15,6 +15,7 @@ from rooms.room import Room
 from rooms.tournament.config import TournamentConfig
 from rooms.tournament.series import Series
 from rooms.tournament.tournament import Tournament
+from server.cluster import lobby as cluster_lobby
 from server.codec import BAD_FIELD, ProtocolError
 from server.conn import Conn
 from server.errors import NO_TOURNAMENT, TOO_MANY_TOURNAMENTS
@@ -65,6 +66,7 @@ class Events:
     def tournament_gone(self, task: TournamentTask) -> None:
         if self.cluster is not None:
             self.cluster.takeover.tournament_gone(task)  # its lease given up
+            cluster_lobby.tournament_unlisted(self.cluster, task)  # out of every node's list
         if self.tournaments.get(task.id) is task:
             del self.tournaments[task.id]
             self.book.tournament_closed(task.id)

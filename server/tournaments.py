@@ -26,6 +26,7 @@ from rooms.tournament.errors import TournamentError
 from rooms.text import disambiguate
 from rooms.tournament.tournament import Tournament
 from server import botzone, codec
+from server.cluster import lobby as cluster_lobby
 from server.roomtask import next_item, table_report
 from server.roomitems import TICK, Command, Follow, Stop, System, TableEvent, Tick, Unfollow, ViewAsked
 from server.store import StorageError
@@ -62,6 +63,12 @@ class TournamentTask:
 
     def start(self) -> None:
         self.task = asyncio.get_running_loop().create_task(self.run(), name=f"tournament {self.id}")
+        self.listed()
+
+    def listed(self) -> None:
+        """Cluster mode: its line in every node's list of tournaments (docs/cluster.md)."""
+        if getattr(self.app, "cluster", None) is not None:
+            cluster_lobby.tournament_listed(self.app.cluster, self)
 
     def put(self, item) -> None:
         """Queue an item (server.roomitems) for the task."""
@@ -192,6 +199,7 @@ class TournamentTask:
                 self.notify(e)
         if entries:
             self.summary = self.t.summary()
+            self.listed()
             await self.push_delta(entries)
 
     async def write(self, entries: list, pairs: list, rooms: list) -> list[int]:

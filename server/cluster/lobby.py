@@ -4,7 +4,7 @@ node answers for the public rooms, whichever node owns them."""
 from __future__ import annotations
 
 from server import listing
-from server.cluster.keys import LOBBY, unpack
+from server.cluster.keys import LOBBY, pack, unpack
 
 
 class _Listed:
@@ -21,3 +21,30 @@ async def rooms(redis, q=None, page=None) -> dict:
     listed = [_Listed(e["summary"], e["invite"]) for e in entries]
     online = {p for e in entries for p in e["online"]}
     return listing.rooms(listed, online, q, page)
+
+
+TOURNAMENTS = "gb:tournaments"  # tournament id -> its summary (a line of the list), written by its owner
+
+
+class _Summary:
+    """A tournament of the shared list as listing.tournaments reads a tournament task."""
+    __slots__ = ("summary",)
+
+    def __init__(self, summary: dict):
+        self.summary = summary
+
+
+async def tournaments(redis, q=None, page=None) -> dict:
+    """The tournaments of every node, ranked and paged as one process lists its own (server.listing)."""
+    return listing.tournaments([_Summary(unpack(v)) for v in (await redis.hgetall(TOURNAMENTS)).values()], q, page)
+
+
+def tournament_listed(cluster, task) -> None:
+    """The owner's line for a tournament, written (in order with the directory's writes) when it opens
+    or its summary changes."""
+    cluster._ops.put_nowait(lambda: cluster.redis.hset(TOURNAMENTS, task.id, pack(task.summary)))
+
+
+def tournament_unlisted(cluster, task) -> None:
+    """Out of the list with its task (finished a while ago: ``linger``); still in the database."""
+    cluster._ops.put_nowait(lambda: cluster.redis.hdel(TOURNAMENTS, task.id))

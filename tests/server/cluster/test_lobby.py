@@ -3,6 +3,8 @@ rooms."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from tests.server.cluster.test_nodes import eventually, nodes  # noqa: F401 - a fixture
@@ -23,3 +25,32 @@ async def test_api_rooms_on_any_node_lists_the_public_rooms_of_every_node(nodes)
         assert found["total"] == 2 and shy not in {r["room"] for r in found["rooms"]}
     listed = {r["room"]: r for r in (await a.app.api("/api/rooms"))[1]["rooms"]}
     assert listed[room_b]["names"] and "Bea" in listed[room_b]["names"].values()  # as its owner sees it
+
+
+async def test_every_node_lists_the_tournaments_of_every_node_as_they_change(nodes):
+    a, b = nodes
+    org = await b.client(name="Org")
+    r = await org.request({"t": "tournament_create", "config": {"name": "Bee Cup", "hands": 2,
+                                                                 "starts": [int(b.app.now()) + 3600]}})
+    tid = r["tournament"]["id"]
+    assert tid in b.app.tournaments and tid not in a.app.tournaments  # run by B only
+    on_a = await a.client(name="Abe")
+
+    async def listed(players: int) -> bool:
+        found = await on_a.request({"t": "tournaments", "q": "bee"})
+        return [(t["id"], t["players"]) for t in found["tournaments"]] == [(tid, players)]
+
+    for _ in range(200):
+        if await listed(0):
+            break
+        await asyncio.sleep(0.05)
+    assert await listed(0)
+    status, found = await a.app.api("/api/tournaments")
+    assert status == 200 and [t["id"] for t in found["tournaments"]] == [tid]
+    reg = await org.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "register"}})
+    assert reg["t"] == "ok", reg
+    for _ in range(200):  # the owner's new line reaches every node
+        if await listed(1):
+            break
+        await asyncio.sleep(0.05)
+    assert await listed(1)
