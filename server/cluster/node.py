@@ -140,10 +140,6 @@ class ClusterNode:
 
     # -- rooms this node owns ------------------------------------------------------------------
 
-    async def claim(self, room_id: str) -> bool:
-        """Before restoring a room from the log: its lease, or False when another node owns it."""
-        return await self.takeover.claim(room_id)
-
     async def room_opened(self, task: RoomTask) -> None:
         """A room made (or restored) here: its lease, then its invite code in the directory."""
         lease = self.takeover.claimed.pop(task.id, None)

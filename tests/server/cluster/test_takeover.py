@@ -152,3 +152,20 @@ async def test_claimed_leases_are_renewed_while_their_rooms_are_restored(pg_url,
         assert "lost" not in caplog.text
     finally:
         await stop(a)
+
+
+async def test_a_node_whose_own_lease_was_lost_takes_it_again(pg_url, redis_url):
+    a = await node(pg_url, redis_url, ttl=1.0)
+    r = a.app.cluster.redis
+    me = a.app.cluster.id
+    try:
+        await r.delete("gb:lease:node:" + me)  # as after a pause past the ttl: the others think it dead
+        await r.srem("gb:nodes", me)  # and one of them struck it off
+        for _ in range(100):
+            if await r.exists("gb:lease:node:" + me) and await r.sismember("gb:nodes", me):
+                break
+            await asyncio.sleep(0.05)
+        assert await r.exists("gb:lease:node:" + me) and await r.sismember("gb:nodes", me)
+        assert a.app.cluster.alive.owned
+    finally:
+        await stop(a)
