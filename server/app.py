@@ -40,6 +40,7 @@ from server import profiles
 from server.quotas import Book, Quotas, Rates
 from server.replays import Replays
 from server.roomitems import STOP
+from server.shutdown import Deadline
 from server.frames import Frames
 from server.roomtask import RoomTask
 from server.store import open_store
@@ -75,6 +76,7 @@ class Limits:
     ping_interval: float | None = None
     ping_timeout: float | None = 20.0
     close_timeout: float = 5.0
+    stop_timeout: float = 15.0  # a stop's steps all end within this (server.shutdown), the database's close after
     gc_every: float = 600.0  # at most this often a full collection, if the process grew by 1/4 (server.gctune)
     # Open websocket connections from one address, IPv4 or IPv6 /64 (0: no limit); more are refused at the
     # handshake with HTTP 429. Loopback is exempt: behind a reverse proxy on the same machine every player
@@ -184,27 +186,30 @@ class App(Connections, Auth, Frames, Commands, Lobby, Events, Replays, Api):
         return self.server.sockets[0].getsockname()[1]
 
     async def stop(self) -> None:
-        """Stop accepting, close connections, let every room finish what it was doing, close the DB."""
+        """Stop accepting, close connections, let every room finish what it was doing, close the DB;
+        all within ``limits.stop_timeout`` (server.shutdown: a stuck step is logged and left)."""
         if self.stopping:
             return
         self.stopping = True
+        deadline = Deadline(self.limits.stop_timeout)
         if self.server is not None:
             self.server.close()
-            await self.server.wait_closed()
+            await deadline.within("closing the connections", self.server.wait_closed())
         for t in self.tasks:
             t.cancel()
-        await asyncio.gather(*self.tasks, return_exceptions=True)
+        await deadline.within("the server's own tasks", asyncio.gather(*self.tasks, return_exceptions=True))
         for t in self.tournaments.values():
             t.put(STOP)
-        await asyncio.gather(*(t.task for t in self.tournaments.values() if t.task is not None),
-                             return_exceptions=True)
+        await deadline.within("the tournaments", asyncio.gather(
+            *(t.task for t in self.tournaments.values() if t.task is not None), return_exceptions=True))
         rooms = list(self.rooms.values())
         for r in rooms:
             r.put(STOP)
-        await asyncio.gather(*(r.task for r in rooms if r.task is not None), return_exceptions=True)
-        await self.ratings.settle()
+        await deadline.within("the rooms", asyncio.gather(
+            *(r.task for r in rooms if r.task is not None), return_exceptions=True))
+        await deadline.within("the ratings", self.ratings.settle())
         if self.cluster is not None:
-            await self.cluster.stop()  # the rooms' leases given up
+            await deadline.within("the cluster node", self.cluster.stop())  # the rooms' leases given up
         await self.store.close()
         log.info("stopped; %d rooms saved", len(rooms))
 
