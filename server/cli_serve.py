@@ -52,6 +52,7 @@ def serve(args) -> int:
     from server.store import StorageError
     from server.store_sql import redact
     from redis.exceptions import RedisError
+    from server.http import client_missing
 
     logging.basicConfig(level=args.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     logging.getLogger("websockets").setLevel(logging.WARNING)
@@ -63,6 +64,8 @@ def serve(args) -> int:
         print(f"database: {redact(args.db)}; event loop: {loop}; stop with Ctrl-C", flush=True)
         if args.cluster is not None:
             print(f"cluster node: {redact(args.cluster)}", flush=True)
+        if (note := client_missing(settings.client)) is not None:  # once serving: a fault that stops it says only that
+            print(note, file=sys.stderr, flush=True)
 
     if args.cluster is not None and not args.db.startswith(("postgresql://", "postgres://")):
         print("serve: --cluster needs a PostgreSQL --db (postgresql://...) that every node shares", file=sys.stderr)
@@ -93,13 +96,10 @@ def serve(args) -> int:
 
 
 def client_dir(arg: str | None) -> Path:
-    """The client's build to serve; a clear word on stderr when it is not there (the server runs all the same)."""
-    from server.http import STATIC, client_missing
+    """The client's build to serve (when it is not there, ``ready`` says so and the server runs all the same)."""
+    from server.http import STATIC
 
-    root = STATIC if arg is None else Path(arg).resolve()
-    if (note := client_missing(root)) is not None:
-        print(note, file=sys.stderr, flush=True)
-    return root
+    return STATIC if arg is None else Path(arg).resolve()
 
 
 def workers(args) -> int:
