@@ -46,6 +46,8 @@ class Api:
             if not self.book.invite(address, self.loop.time()):
                 return 429, {"error": "too_many_requests"}
             view = await invite_view(self, parts[2])
+            if view is None and self.cluster is not None:  # a room on another node
+                view = await cluster_lobby.invite_face(self.cluster.redis, parts[2])
             if view is not None:
                 return 200, view
         if len(parts) == 3 and parts[:2] == ["api", "matches"] and (match_id := parse_id(parts[2])) is not None:

@@ -1,10 +1,11 @@
-"""The shared lobby's lists read from Redis (docs/cluster.md "Where shared state lives"): what every
-node answers for the public rooms, whichever node owns them."""
+"""The shared lobby in Redis (docs/cluster.md "Where shared state lives"): what every node answers for
+the public rooms, the tournaments and an invite code, whichever node owns the room or tournament."""
 
 from __future__ import annotations
 
 from server import listing
-from server.cluster.keys import LOBBY, pack, unpack
+from server.cluster.keys import INVITE, LOBBY, pack, unpack
+from server.invites import invite_view, parse_code
 
 
 class _Listed:
@@ -48,3 +49,24 @@ def tournament_listed(cluster, task) -> None:
 def tournament_unlisted(cluster, task) -> None:
     """Out of the list with its task (finished a while ago: ``linger``); still in the database."""
     cluster._ops.put_nowait(lambda: cluster.redis.hdel(TOURNAMENTS, task.id))
+
+
+FACE = "gb:face:"  # + invite code: the room's public face (GET /api/invite), written by its owner
+FACE_KEPT = 86_400  # seconds a face outlives its last write (a room that closes deletes its invite key)
+
+
+async def write_face(cluster, task) -> None:
+    """The owner's copy of what GET /api/invite shows of its room, for every node to answer with."""
+    view = await invite_view(cluster.app, task.invite)
+    if view is not None:
+        await cluster.redis.set(FACE + task.invite, pack(view), ex=FACE_KEPT)
+
+
+async def invite_face(redis, text: str) -> dict | None:
+    """GET /api/invite/<code> of a room on another node: its face, while its invite code is in the
+    directory (the room is open), else None."""
+    code = parse_code(text)
+    if code is None:
+        return None
+    face, room = await redis.mget([FACE + code, INVITE + code])
+    return unpack(face) if face is not None and room is not None else None

@@ -54,3 +54,32 @@ async def test_every_node_lists_the_tournaments_of_every_node_as_they_change(nod
             break
         await asyncio.sleep(0.05)
     assert await listed(1)
+
+
+async def test_an_invite_code_opens_on_any_node_by_api_and_by_join(nodes):
+    a, b = nodes
+    host = await b.client(name="Host")
+    snap = await host.request({"t": "create", "config": FAST})  # private: not in any list
+    code = snap["info"]["invite"]
+    status, view = await a.app.api(f"/api/invite/{code.lower()}")  # A has no such room of its own
+    assert status == 200 and view == (await b.app.api(f"/api/invite/{code}"))[1], view
+    assert view["host"] == "Host" and view["seated"] == 1
+    guest = await a.client(name="Guest")
+    assert (await guest.request({"t": "join", "code": code}))["t"] == "ok"  # by the code, on A
+
+    async def seated() -> int | None:
+        status, view = await a.app.api(f"/api/invite/{code}")
+        return view["seated"] if status == 200 else None
+
+    for _ in range(200):  # the owner's face of the room follows its seats
+        if await seated() == 2:
+            break
+        await asyncio.sleep(0.05)
+    assert await seated() == 2
+    for c in (guest, host):
+        assert (await c.request({"t": "leave"}))["t"] == "ok"
+    for _ in range(200):  # closed: the code opens nothing, on any node
+        if await seated() is None:
+            break
+        await asyncio.sleep(0.05)
+    assert await a.app.api(f"/api/invite/{code}") == (404, {"error": "not_found"})
