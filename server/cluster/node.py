@@ -24,6 +24,7 @@ from rooms.invite import normalize
 from server import codec
 from server.cluster.keys import (INVITE, LOBBY, NODE_LEASE, NODES, OWNED, PLAYER, ROOM_LEASE, ROOMS, STREAM,
                                  pack, unpack)
+from server.cluster import lobby as cluster_lobby
 from server.cluster.lease import Lease, Renewer, holder
 from server.cluster.remote import ProxyConn, RemoteReq, RemoteRoom
 from server.cluster.takeover import Takeover
@@ -33,6 +34,7 @@ from server.errors import NO_ROOM
 from server.roomitems import (ChatAsked, Command, Connect, Disconnect, HistoryAsked, Leave,
                               SnapshotAsked)
 from server.roomtask import RoomTask
+from server.store_sql import StorageError
 
 log = logging.getLogger("guobiao.cluster")
 
@@ -157,6 +159,7 @@ class ClusterNode:
             pipe.mset({PLAYER + pid: task.id for pid in task.members})
         await pipe.execute()
         await self._listing(task)  # listed before its creator hears of it
+        await cluster_lobby.write_face(self, task)
 
     def room_closed(self, task: RoomTask) -> None:
         lease = self.leases.pop(task.id, None)
@@ -189,6 +192,7 @@ class ClusterNode:
     def _list(self, task: RoomTask) -> None:
         """The room's entry in the shared lobby, as of when the write is done (its names learnt by then)."""
         self._ops.put_nowait(lambda: self._listing(task))
+        self._ops.put_nowait(lambda: cluster_lobby.write_face(self, task))  # GET /api/invite on any node
 
     def _listing(self, task: RoomTask):
         if task.closed or task.summary is None:  # private rooms are not listed
@@ -216,8 +220,10 @@ class ClusterNode:
             op = await self._ops.get()
             try:
                 await op()
-            except (OSError, RedisError) as e:
+            except (OSError, RedisError, StorageError) as e:
                 log.warning("cluster: a directory write failed (%s)", e)
+            if asyncio.current_task().cancelling():  # a cancel lost inside a client's timeout: stop
+                raise asyncio.CancelledError
 
     async def player_room(self, pid: str) -> RemoteRoom | None:
         """At a sign-in: the room the player is in on another node, or None."""
@@ -318,6 +324,8 @@ class ClusterNode:
         """This node's stream, from its start (the node's id is new each run), entry by entry."""
         key, last = STREAM + self.id, "0-0"
         while True:
+            if asyncio.current_task().cancelling():  # a cancel lost inside the client's timeout: stop
+                raise asyncio.CancelledError
             try:
                 got = await self.redis.xread({key: last}, count=READ_COUNT, block=READ_BLOCK)
             except (OSError, RedisError) as e:

@@ -155,8 +155,8 @@ class ClusterQuick:
                 raise
             except Exception:
                 log.exception("quick match")
-            if self.app.stopping:  # (a cancel can be lost inside a Redis call: do not wait for it)
-                return
+            if self.app.stopping or asyncio.current_task().cancelling():  # (a cancel lost inside a
+                return  # client's timeout: do not wait for another)
 
     async def _queue(self, item: QuickAsked) -> None:
         pid, conn, req = item.pid, item.conn, item.req
@@ -223,7 +223,7 @@ class ClusterQuick:
     async def _placer(self) -> None:
         while True:
             await asyncio.sleep(POLL)
-            if self.app.stopping:
+            if self.app.stopping or asyncio.current_task().cancelling():
                 return
             try:
                 if not self.lease.owned:
