@@ -21,6 +21,8 @@ from typing import Callable
 
 from redis.exceptions import RedisError
 
+from server.cluster.cancel import end_if_cancelled
+
 log = logging.getLogger("guobiao.cluster")
 
 PREFIX = "gb:lease:"
@@ -114,6 +116,7 @@ class Lease:
                 async with asyncio.timeout(max(0.0, self.deadline - self.clock())):
                     ok = await self.renew()
             except (TimeoutError, OSError, RedisError) as e:  # Redis unreachable or slow
+                end_if_cancelled()
                 if self.owned:
                     log.warning("lease %s: renewing failed (%s); retrying", self.name, e)
                     continue
@@ -175,6 +178,7 @@ class Renewer:
         while True:
             await asyncio.sleep(every)
             await self.renew_all()
+            end_if_cancelled()
 
     async def renew_all(self) -> None:
         leases = [lease for lease, _ in self.held.values() if lease.token is not None]
@@ -188,6 +192,7 @@ class Renewer:
                 ok = await self._renew(keys=[lease.key for lease in leases],
                                        args=[int(self.ttl * 1000), *(lease.value for lease in leases)])
         except (TimeoutError, OSError, RedisError) as e:  # Redis unreachable or slow: owned until the deadline
+            end_if_cancelled()
             log.warning("leases: renewing %d failed (%s); retrying", len(leases), e)
             ok = [1 if lease.owned else 0 for lease in leases]
             started = None

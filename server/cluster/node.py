@@ -22,6 +22,7 @@ from redis.exceptions import RedisError
 
 from rooms.invite import normalize
 from server import codec
+from server.cluster.cancel import end_if_cancelled
 from server.cluster.keys import (INVITE, LOBBY, NODE_LEASE, NODES, OWNED, PLAYER, ROOM_LEASE, ROOMS, STREAM,
                                  pack, unpack)
 from server.cluster import lobby as cluster_lobby
@@ -222,8 +223,7 @@ class ClusterNode:
                 await op()
             except (OSError, RedisError, StorageError) as e:
                 log.warning("cluster: a directory write failed (%s)", e)
-            if asyncio.current_task().cancelling():  # a cancel lost inside a client's timeout: stop
-                raise asyncio.CancelledError
+            end_if_cancelled()
 
     async def player_room(self, pid: str) -> RemoteRoom | None:
         """At a sign-in: the room the player is in on another node, or None."""
@@ -313,8 +313,10 @@ class ClusterNode:
                     for data in batch:
                         pipe.xadd(key, {"m": data}, maxlen=STREAM_MAX, approximate=True)
                     await pipe.execute()
+                    end_if_cancelled()
                     break
                 except (OSError, RedisError) as e:
+                    end_if_cancelled()
                     log.warning("cluster: writing to %s failed (%s); retrying", node, e)
                     await asyncio.sleep(RETRY)
             for _ in batch:
@@ -324,11 +326,11 @@ class ClusterNode:
         """This node's stream, from its start (the node's id is new each run), entry by entry."""
         key, last = STREAM + self.id, "0-0"
         while True:
-            if asyncio.current_task().cancelling():  # a cancel lost inside the client's timeout: stop
-                raise asyncio.CancelledError
             try:
                 got = await self.redis.xread({key: last}, count=READ_COUNT, block=READ_BLOCK)
+                end_if_cancelled()
             except (OSError, RedisError) as e:
+                end_if_cancelled()
                 log.warning("cluster: reading %s failed (%s); resuming after %s", key, e, last)
                 await asyncio.sleep(RETRY)
                 continue

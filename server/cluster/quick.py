@@ -29,6 +29,7 @@ from redis.exceptions import RedisError
 from rooms.config import RoomConfig
 from rooms.quickmatch import QuickMatch
 from server import codec
+from server.cluster.cancel import end_if_cancelled
 from server.cluster.keys import NODE_LEASE, NODES, PLAYER, pack, unpack
 from server.cluster.lease import PREFIX, Lease
 from server.cluster.remote import RemoteRoom
@@ -148,6 +149,7 @@ class ClusterQuick:
                 elif isinstance(item, QuickCancel):
                     await self._cancel(item)
             except (OSError, RedisError) as e:
+                end_if_cancelled()
                 log.warning("cluster: quick match: Redis failed (%s)", e)
                 if getattr(item, "conn", None) is not None:
                     self.app.reply(item.conn, item.req, codec.error(STORAGE, "the lobby cannot be reached now"))
@@ -155,8 +157,9 @@ class ClusterQuick:
                 raise
             except Exception:
                 log.exception("quick match")
-            if self.app.stopping or asyncio.current_task().cancelling():  # (a cancel lost inside a
-                return  # client's timeout: do not wait for another)
+            if self.app.stopping:  # (a cancel can be lost inside a Redis call: do not wait for it)
+                return
+            end_if_cancelled()
 
     async def _queue(self, item: QuickAsked) -> None:
         pid, conn, req = item.pid, item.conn, item.req
@@ -223,8 +226,9 @@ class ClusterQuick:
     async def _placer(self) -> None:
         while True:
             await asyncio.sleep(POLL)
-            if self.app.stopping or asyncio.current_task().cancelling():
+            if self.app.stopping:
                 return
+            end_if_cancelled()
             try:
                 if not self.lease.owned:
                     if await self.lease.acquire() is None:
@@ -233,6 +237,7 @@ class ClusterQuick:
                     await self._recover()
                 await self.place_round()
             except (OSError, RedisError) as e:
+                end_if_cancelled()
                 log.warning("cluster: quick-match placing failed (%s)", e)
             except asyncio.CancelledError:
                 raise

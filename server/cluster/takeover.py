@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from redis.exceptions import RedisError
 
 from server import codec
+from server.cluster.cancel import end_if_cancelled
 from server.cluster.keys import NODE_LEASE, NODES, OWNED, ROOM_LEASE, ROOMS, STREAM, TOURNAMENT_LEASE, text
 from server.cluster.lease import PREFIX, Lease, acquire_many, holder
 from server.cluster.remote import RemoteRoom
@@ -163,7 +164,9 @@ class Takeover:
             self._rounds += 1
             try:
                 await self.take_over(orphans=self._rounds % ORPHANS_EVERY == 0)
+                end_if_cancelled()
             except (OSError, RedisError, StorageError) as e:
+                end_if_cancelled()
                 log.warning("cluster: looking for rooms to take over failed (%s)", e)
             except Exception:
                 log.exception("cluster: taking rooms over failed")
