@@ -5,7 +5,7 @@ these few members and use nothing else of it (tests/server/test_outbox.py checks
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Mapping, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Mapping, Protocol, runtime_checkable
 
 if TYPE_CHECKING:  # pragma: no cover
     from rooms.room import Room
@@ -57,6 +57,7 @@ class TournamentOutbox(Protocol):
     tournaments: Mapping[str, TournamentTask]  # the seats bot competitors hold (server.botzone.held)
     settings: Settings  # the external bots a tournament may register (docs/tournaments.md)
     linger: float  # seconds a finished tournament stays listed
+    cluster: Any  # server.cluster.node.ClusterNode in cluster mode (its summary listed on every node), else None
 
     def now(self) -> float: ...
 

@@ -67,7 +67,7 @@ class TournamentTask:
 
     def listed(self) -> None:
         """Cluster mode: its line in every node's list of tournaments (docs/cluster.md)."""
-        if getattr(self.app, "cluster", None) is not None:
+        if self.app.cluster is not None:
             cluster_lobby.tournament_listed(self.app.cluster, self)
 
     def put(self, item) -> None:
