@@ -19,7 +19,7 @@ async def test_a_tournament_pauses_with_the_storage_and_its_log_keeps_up_with_it
     app, store = server.app, server.app.store
     org = await server.client(name="Org")
     ps = [await server.client(name=f"F{i}") for i in range(4)]
-    begin = int(app.now()) + 2
+    begin = int(app.now()) + 3  # (whole seconds: the players register and check in before it)
     r = await org.request({"t": "tournament_create", "config": {"name": "Full Cup", "hands": 1, "starts": [begin]}})
     tid = r["tournament"]["id"]
     for c in ps:
@@ -105,7 +105,7 @@ async def test_tables_opened_as_a_tournament_write_fails_are_not_orphaned(server
     app, store = server.app, server.app.store
     org = await server.client(name="Org2")
     ps = [await server.client(name=f"O{i}") for i in range(4)]
-    begin = int(app.now()) + 2
+    begin = int(app.now()) + 3  # (whole seconds: the players register and check in before it)
     r = await org.request({"t": "tournament_create", "config": {"name": "Orphan Cup", "hands": 1, "starts": [begin]}})
     tid = r["tournament"]["id"]
     for c in ps:
@@ -152,7 +152,7 @@ async def test_the_public_view_never_shows_a_change_not_yet_written(server, monk
     app, store = server.app, server.app.store
     org = await server.client(name="Org3")
     ps = [await server.client(name=f"V{i}") for i in range(4)]
-    begin = int(app.now()) + 2
+    begin = int(app.now()) + 3  # (whole seconds: the players register and check in before it)
     r = await org.request({"t": "tournament_create", "config": {"name": "View Cup", "hands": 1, "starts": [begin]}})
     tid = r["tournament"]["id"]
     for c in ps:

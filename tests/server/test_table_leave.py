@@ -13,7 +13,7 @@ from server.roomitems import TICK
 async def test_leaving_a_finished_table_then_disconnecting_is_no_bug(server, caplog):
     ps = [await server.client(name=f"L{i}") for i in range(4)]
     r = await ps[0].request({"t": "tournament_create", "config": {
-        "name": "Leave Cup", "hands": 1, "time_limit": 1, "starts": [int(server.app.now()) + 1]}})
+        "name": "Leave Cup", "hands": 1, "time_limit": 1, "starts": [int(server.app.now()) + 3]}})
     tid = r["tournament"]["id"]
     for c in ps:
         for cmd in ("register", "checkin"):

@@ -56,7 +56,7 @@ async def test_two_sessions_eight_players_with_lateness_and_a_penalty(tmp_path):
         rng = random.Random(11)
         ref = await server.client(name="Referee")
         ps = [await server.client(name=f"P{i}") for i in range(8)]
-        begin = int(server.app.now()) + 2
+        begin = int(server.app.now()) + 3
         r = await ref.request({"t": "tournament_create", "config": {
             "name": "Test Cup", "sessions": 2, "hands": 1, "seating": "swiss", "starts": [begin, None]}})
         assert r["t"] == "tournament", r
@@ -270,7 +270,7 @@ async def test_stop_win_and_suspension_reach_the_table(tmp_path):
         ref = await server.client(name="Referee")
         ps = [await server.client(name=f"S{i}") for i in range(4)]
         r = await ref.request({"t": "tournament_create", "config": {
-            "name": "Strict Cup", "hands": 2, "starts": [int(server.app.now()) + 1]}})
+            "name": "Strict Cup", "hands": 2, "starts": [int(server.app.now()) + 3]}})
         tid = r["tournament"]["id"]
         for c in ps:
             assert (await c.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "register"}}))["t"] == "ok"
@@ -346,7 +346,7 @@ async def test_time_up_voids_the_hand_in_play(tmp_path):
     try:
         ps = [await server.client(name=f"V{i}") for i in range(4)]
         r = await ps[0].request({"t": "tournament_create", "config": {
-            "name": "Timed Cup", "hands": 4, "time_limit": 1, "starts": [int(server.app.now()) + 1]}})
+            "name": "Timed Cup", "hands": 4, "time_limit": 1, "starts": [int(server.app.now()) + 3]}})
         tid = r["tournament"]["id"]
         for c in ps:
             assert (await c.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "register"}}))["t"] == "ok"
@@ -402,7 +402,7 @@ async def test_a_player_who_checks_in_and_sits_down_late_is_late_until_then(tmp_
     try:
         ref = await server.client(name="Referee")
         ps = [await server.client(name=f"P{i}") for i in range(4)]
-        begin = int(server.app.now()) + 2
+        begin = int(server.app.now()) + 3
         r = await ref.request({"t": "tournament_create", "config": {"name": "Cup", "hands": 1, "starts": [begin]}})
         tid = r["tournament"]["id"]
         for c in ps:
