@@ -152,8 +152,9 @@ def split_penalty(total: int) -> list[int]:
 
 async def duplicate_event(server, n: int, seed: int):
     """``n`` players (random bots) play two duplicate sessions of HANDS hands, the second seated by
-    standings; after session 1 the referee takes 5(j + 1) points off player j's first hand, so the
-    standings are spread out. Returns the clients, the final view, each session's {table: (room, seats)},
+    standings; after session 1 the referee takes 5(n - j) points off player j's first hand, so the
+    standings are spread out, and against the registration order (all hands drawn still gives an order
+    that differs from it). Returns the clients, the final view, each session's {table: (room, seats)},
     the standings that seated session 2, the match records by room and the penalties."""
     rng = random.Random(seed)
     ref = await server.client(name="Referee")
@@ -165,7 +166,7 @@ async def duplicate_event(server, n: int, seed: int):
     for c in ps:
         assert (await c.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "register"}}))["t"] == "ok"
     records: dict[str, dict] = {}
-    penalties = {c.player: 5 * (j + 1) for j, c in enumerate(ps)}
+    penalties = {c.player: 5 * (n - j) for j, c in enumerate(ps)}
 
     async def play_table(c):
         m = await play(c, rng, lambda m: m.get("t") == "match_result", timeout=180)
@@ -246,7 +247,7 @@ async def test_sixteen_players_at_four_tables_hold_each_hands_tiles_once_per_slo
     try:
         ps, v, sessions, order, records, penalties = await duplicate_event(server, 16, 30)
         check_turned_walls(ps, sessions, order, records, 4)
-        # 16 players, penalties 1..16: session 1's places differ from the registration order.
+        # Penalties 80..5 in registration order: session 1's places differ from the registration order.
         assert order != [c.player for c in ps]
         totals = duplicate_totals(sessions, records, penalties)
         assert {r["player"]: r["score"] for r in v["duplicate"]["standings"]} == {
