@@ -60,26 +60,13 @@ class Takeover:
         lease = self.claimed.pop(room_id, None)
         if lease is not None:
             self.node.renewer.remove(lease)
-            try:
-                await lease.release()
-            except (OSError, RedisError):
-                pass  # it expires
+            await _give_back(lease)
 
     async def _fence(self, room_id: str, lease: Lease) -> bool:
         """The lease's token recorded in PostgreSQL before the log is read or written (docs/cluster.md
         "Fencing"): a former owner's later writes are refused. False (the lease given back) when a
         newer owner's token is there, or the database cannot be written now."""
-        try:
-            if await self.app.store.fence(room_id, lease.token) is not None:
-                return True
-            log.error("room %s: a newer owner's token is in the database; not taken", room_id)
-        except StorageError as e:
-            log.warning("room %s: its fencing token not written (%s); not taken", room_id, e)
-        try:
-            await lease.release()
-        except (OSError, RedisError):
-            pass  # it expires
-        return False
+        return await _fenced_or_given_back(f"room {room_id}", self.app.store.fence(room_id, lease.token), lease)
 
     # -- restoring -----------------------------------------------------------------------------
 
@@ -141,7 +128,7 @@ class Takeover:
                 self.claimed[room_id] = lease
                 self.node.renewer.add(lease, lambda room_id=room_id: self.claimed.pop(room_id, None))
             else:
-                await self._release(lease)
+                await _give_back(lease)
         return [i for i in ids if i in fenced]
 
     async def _announce(self, tasks: list[RoomTask]) -> None:
@@ -302,19 +289,11 @@ class Takeover:
         lease = Lease(self.redis, TOURNAMENT_LEASE + code, self.node.id, self.node.ttl)
         if await lease.acquire() is None:
             return False
-        try:
-            if await self.app.store.fence_tournament(tid, lease.token):
-                self.tournaments[code] = lease
-                self.node.renewer.add(lease, lambda: self.tournaments.pop(code, None))
-                return True
-            log.error("tournament %s: a newer owner's token is in the database; not taken", code)
-        except StorageError as e:
-            log.warning("tournament %s: its fencing token not written (%s); not taken", code, e)
-        try:
-            await lease.release()
-        except (OSError, RedisError):
-            pass  # it expires
-        return False
+        if not await _fenced_or_given_back(f"tournament {code}", self.app.store.fence_tournament(tid, lease.token), lease):
+            return False
+        self.tournaments[code] = lease
+        self.node.renewer.add(lease, lambda: self.tournaments.pop(code, None))
+        return True
 
     async def recover_tournaments(self) -> list[dict]:
         """At the node's start: the open tournaments whose lease it wins, each read after its claim."""
@@ -338,10 +317,26 @@ class Takeover:
         lease = self.tournaments.pop(task.id, None)
         if lease is not None:
             self.node.renewer.remove(lease)
-            asyncio.get_running_loop().create_task(self._release(lease))
+            asyncio.get_running_loop().create_task(_give_back(lease))
 
-    async def _release(self, lease: Lease) -> None:
-        try:
-            await lease.release()
-        except (OSError, RedisError):
-            pass  # it expires
+
+async def _fenced_or_given_back(what: str, fence, lease: Lease) -> bool:
+    """Awaits ``fence`` (the store writing the lease's token for a room or tournament): True when written;
+    else the lease given back at once (docs/cluster.md "Fencing"), so the node that holds the newer token,
+    or this one once the database is back, need not wait for it to expire."""
+    try:
+        written = await fence  # a room's row id, or the tournament's True; None or False: refused
+        if written is not None and written is not False:
+            return True
+        log.error("%s: a newer owner's token is in the database; not taken", what)
+    except StorageError as e:
+        log.warning("%s: its fencing token not written (%s); not taken", what, e)
+    await _give_back(lease)
+    return False
+
+
+async def _give_back(lease: Lease) -> None:
+    try:
+        await lease.release()
+    except (OSError, RedisError):
+        pass  # it expires
