@@ -268,3 +268,62 @@ def test_eight_players_each_hands_tiles_reach_two_neighbouring_slots():
         for s in d["seats"]:
             a, b = (x["slot"] for x in s["holders"])
             assert b == (a + 1) % 4
+
+
+def first_session(players, secret: bytes, hands: int = 16):
+    """A duplicate event started with ``secret``: session 1, random seating; its tables by key."""
+    from rooms.tournament import Tournament, TournamentConfig
+    t = Tournament.create("t1", TournamentConfig(name="Open", duplicate=True, checkin_required=False,
+                                                 seating="random", hands=hands), "org", REF, secret, 0.0)
+    t.handle(REF, {"t": "accept_referee"}, 0.0)
+    register(t, players)
+    t.handle("org", {"t": "start"}, 10.0)
+    return t, sorted(t.tables)
+
+
+def test_first_session_random_sixteen_players_compares_all_four_tables_and_no_one_holds_a_deal_twice():
+    # Session 1 is drawn (no standings): the drawn order gives the slots, and every table of the session
+    # is compared (docs/tournaments.md "Duplicate"). Over many draws: each deal's wind seat is held by one
+    # player per table, one of each slot; the 16 holders of a deal (4 winds x 4 tables) are 16 different
+    # players, so nobody holds the same deal twice.
+    for n in range(40):
+        t, keys = first_session(PLAYERS16, hashlib.sha256(b"draw %d" % n).digest())
+        assert sorted(p for k in keys for p in t.tables[k].seats) == PLAYERS16
+        finish(t, {k: [[0, 0, 0, 0]] * 16 for k in keys})
+        deals = t.view(None)["duplicate"]["sessions"][0]["deals"]
+        assert len(deals) == 16
+        for d in deals:
+            held = [x["player"] for s in d["seats"] for x in s["holders"]]
+            assert sorted(held) == PLAYERS16
+            for s in d["seats"]:
+                assert [x["table"] for x in s["holders"]] == keys
+                assert sorted(x["slot"] for x in s["holders"]) == [0, 1, 2, 3]
+                assert all(x["compared"] for x in s["holders"])
+
+
+def test_first_session_random_sixteen_players_scores_by_hand():
+    t, keys = first_session(PLAYERS16, SECRET, hands=4)
+    seats = {k: t.tables[k].seats for k in keys}
+    # Hand 1 (round 1: room seat p holds wind p). East (room seat 0) self-draws 8 at the first table
+    # (+24), loses 8 at the others; South (room seat 1) wins 40 at the second table only.
+    d1 = {keys[0]: [24, -8, -8, -8], keys[1]: [-8, 40, -16, -16], keys[2]: [-8, 24, -8, -8],
+          keys[3]: [-8, -8, -8, 24]}
+    deltas = {k: [d1[k]] + [[0, 0, 0, 0]] * 3 for k in keys}
+    finish(t, deltas)
+    v = t.view(None)["duplicate"]
+    east = v["sessions"][0]["deals"][0]["seats"][0]["holders"]
+    south = v["sessions"][0]["deals"][0]["seats"][1]["holders"]
+    # By hand. East: 24, -8, -8, -8: the mean of all four tables is 0, so +24, -8, -8, -8 (not the mean
+    # of two tables, nor each table alone). South: -8, 40, 24, -8: mean 12, so -20, +28, +12, -20.
+    assert [x["player"] for x in east] == [seats[k][0] for k in keys]
+    assert [x["diff"] for x in east] == [24, -8, -8, -8]
+    assert [x["diff"] for x in south] == [-20, 28, 12, -20]
+    # West: -8, -16, -8, -8: mean -10, so +2, -6, +2, +2. North: -8, -16, -8, 24: mean -2: -6, -14, -6, +26.
+    west, north = (v["sessions"][0]["deals"][0]["seats"][w]["holders"] for w in (2, 3))
+    assert [x["diff"] for x in west] == [2, -6, 2, 2]
+    assert [x["diff"] for x in north] == [-6, -14, -6, 26]
+    # The later hands are all 0: each player's duplicate score is their hand-1 difference.
+    scores = {r["player"]: r["score"] for r in v["standings"]}
+    assert scores[seats[keys[0]][0]] == 24 and scores[seats[keys[1]][1]] == 28
+    assert scores[seats[keys[3]][3]] == 26 and scores[seats[keys[1]][3]] == -14
+    assert v["standings"][0]["player"] == seats[keys[1]][1]
