@@ -5,7 +5,8 @@ STAMP := $(VENV)/.installed
 
 .PHONY: run test bench clean wire
 
-$(STAMP): pyproject.toml
+# Reinstalled when an install file changes (dependencies in pyproject.toml, the build step in setup.py).
+$(STAMP): pyproject.toml setup.py
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
 	$(BIN)/pip install --quiet -e '.[test]'
