@@ -213,7 +213,7 @@ async def test_a_scheduled_event_fills_with_bots_and_publishes_its_ranking(tmp_p
     from tests.server.conftest import Running, fast_settings
 
     settings = fast_settings()
-    first = int(__import__("time").time()) + 3
+    first = int(__import__("time").time()) + 4  # at least 3 s away: the server starts and two players register first
     settings.series = [{"name": "Quick Event", "every": 60, "first_at": first, "hands": 1, "min_players": 2}]
     settings.linger = 1.0
     store = await Store.open(str(tmp_path / "e.db"))
