@@ -226,9 +226,13 @@ export function TournamentPage({ id, s }: { id: string; s: AppState }) {
     );
   }
   s = { ...s, names: { ...s.names, ...v.names } }; // its names as it numbers them, whatever other pages said
+  // While registration is open the players list (and the host's bot picker in it) is what the page is
+  // about: right under the overview, not below the schedule.
+  const signUp = v.state === "registering";
   return (
     <div class="tournament-page" data-testid="tournament-page" data-tournament={v.id}>
       <Overview s={s} v={v} now={now} />
+      {signUp ? <Players s={s} v={v} now={now} /> : null}
       {isReferee(v) ? <RefereePanel s={s} v={v} /> : null}
       <Standings s={s} v={v} />
       <DuplicateStandings s={s} v={v} />
@@ -236,7 +240,7 @@ export function TournamentPage({ id, s }: { id: string; s: AppState }) {
       <NoticesCard s={s} v={v} now={now} />
       {v.you.registered || ownSanctions(v).length ? <MySanctions s={s} v={v} now={now} /> : null}
       <Schedule v={v} now={now} />
-      <Players s={s} v={v} now={now} />
+      {signUp ? null : <Players s={s} v={v} now={now} />}
       <Sessions s={s} v={v} />
     </div>
   );
@@ -349,7 +353,7 @@ function Standings({ s, v }: { s: AppState; v: TournamentView }) {
               {v.standings.map((r) => (
                 <tr key={r.player} class={r.player === v.you.id ? "mine" : ""} data-player={r.player}>
                   <td>{r.place}</td>
-                  <td>{pname(s, r.player)}{r.suspended ? <> <span class="tag warn" data-testid="standing-suspended">{t("suspendedTag")}</span></> : null}</td>
+                  <td class="name-cell"><span class="one-line" title={pname(s, r.player)}>{pname(s, r.player)}</span>{r.suspended ? <> <span class="tag warn" data-testid="standing-suspended">{t("suspendedTag")}</span></> : null}</td>
                   {hasTeams ? <td>{teams.get(r.player) ?? ""}</td> : null}
                   <td class="num" data-testid="std">{r.sessions ? formatStd(r.std12) : "–"}</td>
                   <td class="num">{r.sessions ? r.score : "–"}</td>
@@ -387,6 +391,7 @@ function Players({ s, v, now }: { s: AppState; v: TournamentView; now: number })
   return (
     <section class="card players">
       <h3>{t("playersList")} <span class="muted small">({v.players.length}/{v.config.max_players})</span></h3>
+      <BotEntry s={s} v={v} now={now} />
       {v.players.length === 0 ? <p class="muted">{t("noPlayers")}</p> : (
         <ul class="plist">
           {v.players.map((p) => (
@@ -404,7 +409,6 @@ function Players({ s, v, now }: { s: AppState; v: TournamentView; now: number })
           ))}
         </ul>
       )}
-      <BotEntry s={s} v={v} now={now} />
     </section>
   );
 }
@@ -436,7 +440,7 @@ function TableCard({ s, v, table }: { s: AppState; v: TournamentView; table: Tab
         <tbody>
           {table.seats.map((x) => (
             <tr key={x.seat} class={x.player !== null && x.player === v.you.id ? "mine" : ""} data-seat={x.seat}>
-              <td>{x.bot ? <span class="muted">{t("bot")}</span> : pname(s, x.player)} <SeatTags seat={x} /></td>
+              <td class="name-cell">{x.bot ? <span class="muted">{t("bot")}</span> : <span class="one-line" title={pname(s, x.player)}>{pname(s, x.player)}</span>} <SeatTags seat={x} /></td>
               <td class="num">{x.bot ? "" : x.score}</td>
               <td class="num">{x.ranked ? formatStd(x.std12) : ""}</td>
             </tr>
@@ -563,6 +567,7 @@ function RefTable({ s, v, table }: { s: AppState; v: TournamentView; table: Tabl
           <span key={x.seat} class="seat-chip">
             {x.bot ? t("bot") : pname(s, x.player)}
             {x.substituted ? ` (${t("substituteTag")})` : ""}
+            {x.player !== null && competitorBot(x.player) !== null ? <> <span class="tag" data-testid="competitor-bot">{t("bot")}</span></> : null}
           </span>
         ))}
       </div>
