@@ -59,6 +59,56 @@ async def test_a_refused_write_fails_only_its_own_room_in_a_shared_commit(pg_url
         await new.close()
 
 
+class _Logged:
+    """The store's pool, every statement sent on a connection taken from it recorded."""
+
+    def __init__(self, pool, queries: list):
+        self.pool, self.queries = pool, queries
+
+    def acquire(self, **kw):
+        outer = self
+
+        class _Ctx:
+            async def __aenter__(self):
+                self.cm = outer.pool.acquire(**kw)
+                self.con = await self.cm.__aenter__()
+                self.con.add_query_logger(outer.log)
+                return self.con
+
+            async def __aexit__(self, *exc):
+                self.con.remove_query_logger(outer.log)
+                return await self.cm.__aexit__(*exc)
+        return _Ctx()
+
+    def log(self, record) -> None:
+        self.queries.append(record.query)
+
+    def __getattr__(self, name):
+        return getattr(self.pool, name)
+
+
+async def test_a_group_commit_of_fenced_rooms_is_one_statement(pg_url):
+    """Several rooms' log rows with their owner tokens land in one round trip to PostgreSQL (not BEGIN,
+    lock, fence, insert, COMMIT), and the rows are all there, in order."""
+    st = await open_store(pg_url)
+    try:
+        rooms = [await st.add_room(f"r0000000{i}", {}, None, [{"k": "create"}]) for i in range(3)]
+        for i in range(3):
+            await st.fence(f"r0000000{i}", 1)
+        await asyncio.gather(*(st.write(rid, 1, [{"k": "a"}]) for rid in rooms))  # (statements prepared)
+        queries: list[str] = []
+        st.pool = _Logged(st.pool, queries)
+        await asyncio.gather(*(st.write(rid, 2, [{"k": "b"}, {"k": "c"}]) for rid in rooms))
+        assert len(queries) == 1, queries
+        st.pool = st.pool.pool
+        for rid in rooms:
+            (room,) = [r for r in await st.open_rooms() if r["id"] == rid]
+            assert [e["k"] for e in room["log"]] == ["create", "a", "b", "c"]
+    finally:
+        st.pool = getattr(st.pool, "pool", st.pool)  # (the real pool, if the test stopped early)
+        await st.close()
+
+
 async def test_a_node_whose_write_is_refused_stops_owning_the_room(pg_url, redis_url):
     a = await start_node(pg_url, redis_url)
     b = await start_node(pg_url, redis_url)
