@@ -11,8 +11,9 @@ own CPU and every core's busy time are printed: on a two-core machine it compete
 
 1. Throughput: ``--tables`` closed-loop tables (each acts as soon as answered) against 1 node, then 2
    nodes (a table's four seats on one node, tables alternating), ``--rounds`` times, the order swapped
-   each round. Printed: actions/s, p99 action -> all seats, nodes' and generator's CPU; the ratio of
-   the 2-node mean to the 1-node mean.
+   each round. Printed: actions/s, p99 action -> all seats, the CPU of the nodes, of the generator and of
+   PostgreSQL and Redis together, each also in µs per action (the figure a loaded machine leaves
+   comparable); the ratio of the 2-node mean to the 1-node mean.
 2. Cross-node latency: 4 nodes, ``--cross-tables`` paced tables (``--rate`` actions/s each) whose four
    seats sit on four different nodes, against the same tables with all four seats on one node (tables
    spread over the nodes), alternating, ``--rounds`` times. Printed: p50/p99 of each and the p99 ratio.
@@ -74,6 +75,23 @@ class Services:
         r.close()
         return self.pg.url(name), self.redis.url
 
+    def cpu(self) -> float:
+        """CPU seconds of PostgreSQL (its server and every backend, live or ended) and Redis so far."""
+        roots = {s.proc.pid for s in (self.redis, self.pg) if s is not None}
+        total = 0.0
+        for d in os.listdir("/proc"):
+            if not d.isdigit():
+                continue
+            try:
+                with open(f"/proc/{d}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue  # ended meanwhile
+            pid, ppid = int(d), int(fields[1])
+            if pid in roots or ppid in roots:
+                total += int(fields[11]) + int(fields[12]) + (int(fields[13]) + int(fields[14]) if pid in roots else 0)
+        return total / os.sysconf("SC_CLK_TCK")
+
     def stop(self) -> None:
         for s in (self.redis, self.pg):
             if s is not None:
@@ -129,16 +147,16 @@ async def play(cluster: Cluster, place, tables: int, rate: float | None, args, *
     return gen
 
 
-async def measure(cluster: Cluster, gen: Generator, args) -> dict:
+async def measure(cluster: Cluster, gen: Generator, args, svc: Services) -> dict:
     gc.collect()
     gc.disable()
     try:
         await asyncio.sleep(args.warmup)
-        c0, g0, w0, k0 = cluster.cpu(), os.times(), time.monotonic(), core_times()
+        c0, g0, w0, k0, s0 = cluster.cpu(), os.times(), time.monotonic(), core_times(), svc.cpu()
         gen.begin()
         await asyncio.sleep(args.duration)
         gen.end()
-        c1, g1, w1, k1 = cluster.cpu(), os.times(), time.monotonic(), core_times()
+        c1, g1, w1, k1, s1 = cluster.cpu(), os.times(), time.monotonic(), core_times(), svc.cpu()
     finally:
         gc.enable()
     await asyncio.sleep(1.5)
@@ -149,14 +167,24 @@ async def measure(cluster: Cluster, gen: Generator, args) -> dict:
             "latency_ms": {k: None if v is None else round(v * 1000, 2) for k, v in lat.items()},
             "nodes_cpu_pct": 100 * (c1 - c0) / wall,
             "generator_cpu_pct": 100 * ((g1.user + g1.system) - (g0.user + g0.system)) / wall,
+            "services_cpu_pct": 100 * (s1 - s0) / wall,  # PostgreSQL and Redis
             "core_busy_pct": {c: round(v, 1) for c, v in busy_pct(k0, k1).items()},
             "errors": dict(gen.errors)}
+
+
+def per_action(r: dict) -> str:
+    """CPU per action of the nodes, the generator and the services: what a loaded machine does not change."""
+    if not r["actions"]:
+        return "-"
+    us = {k: 10_000 * r[f"{k}_cpu_pct"] / r["actions_per_s"] for k in ("nodes", "generator", "services")}
+    return " / ".join(f"{k} {v:.0f}" for k, v in us.items())
 
 
 def show(label: str, r: dict) -> None:
     lat = r["latency_ms"]
     print(f"  {label:<22} {r['actions_per_s']:9.1f} actions/s  p50 {lat['p50']} ms  p99 {lat['p99']} ms  "
           f"nodes CPU {r['nodes_cpu_pct']:.0f} %  generator CPU {r['generator_cpu_pct']:.0f} %  "
+          f"PostgreSQL+Redis CPU {r['services_cpu_pct']:.0f} %  µs CPU/action: {per_action(r)}  "
           f"cores busy {r['core_busy_pct']} %  errors {sum(r['errors'].values())} {r['errors'] or ''}", flush=True)
 
 
@@ -167,7 +195,7 @@ async def one_run(svc: Services, workdir: Path, tag: str, nodes: int, place, tab
     gen = None
     try:
         gen = await play(cluster, place, tables, rate, args)
-        r = await measure(cluster, gen, args)
+        r = await measure(cluster, gen, args, svc)
     except RuntimeError as e:  # a refusal while forming the tables: reported, the other runs go on
         print(f"  {tag}: run FAILED: {e}", flush=True)
         FAILED.append(f"{tag}: {e}")
