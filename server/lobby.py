@@ -55,9 +55,11 @@ class Lobby:
         room_id, invite, secret = self._room_keys()
         room = Room.create(room_id, config, host, invite, secret, self.now(), players=players, bots=bots,
                            bot_policies=self.bots)
-        db_id = await self.store.add_room(room_id, config.to_dict(), host, [])
-        task = RoomTask(self, db_id, room)
-        await task.commit([])
+        task = RoomTask(self, 0, room)  # its database id once written
+        # The room's row and its first log rows (and a quick-match room's first match) in one
+        # transaction: a fault either refuses the room at once (server/storage) or finds it whole.
+        await task.commit([], write=lambda entries, effects: self.store.add_room(
+            room_id, config.to_dict(), host, entries, effects))
         self._register(task)
         if self.cluster is not None:  # its lease and invite code in Redis (docs/cluster.md)
             await self.cluster.room_opened(task)

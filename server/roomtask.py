@@ -385,12 +385,15 @@ class RoomTask(RoomRef):
     async def _bot_answer(self, item: BotAnswer, now: float) -> None:
         await self.commit(self.room.bot_answer(item.player, item.seq, item.action, now))
 
-    async def commit(self, applied: list) -> None:
+    async def commit(self, applied: list, write=None) -> None:
         """Persist the room's new entries (and what they mean for matches), then render and send what
-        the call did (``applied``)."""
+        the call did (``applied``). ``write(entries, effects)``: a new room's first batch is written with
+        the room's row, in one transaction, which gives the room's id (``Lobby.new_room``)."""
         batch = self._take(applied)
         entries, effects, notices = batch.entries, batch.effects, batch.notices
-        if entries:
+        if write is not None:
+            self.db_id = await write(entries, effects)
+        elif entries:
             await self.app.store.write(self.db_id, batch.start, entries, effects)
         for e in effects:
             if e["kind"] == "match_start":

@@ -18,7 +18,8 @@ import time
 from collections.abc import Callable
 
 from server.accounts import new_session_id
-from server.store_sql import Fenced, StorageError, append_tournament, dumps, guarded_write, insert, one, run, token_hash
+from server.store_sql import (Fenced, StorageError, append_tournament, dumps, effect_statements, guarded_write, insert,
+                              one, run, token_hash)
 
 log = logging.getLogger("guobiao.store")
 
@@ -139,10 +140,16 @@ class StoreBase:
     # rooms and their logs
 
     @guarded_write
-    async def add_room(self, code: str, config: dict, created_by: str | None, entries: list) -> int:
-        """A new room and the first entries of its log, together."""
+    async def add_room(self, code: str, config: dict, created_by: str | None, entries: list,
+                       effects: list = ()) -> int:
+        """A new room, the first entries of its log and their match effects (a quick-match room's first
+        match), in one transaction: no room exists without its log."""
         async with self.transaction() as db:
             room_id = await self._insert_room(db, code, config, created_by, entries)
+            now = time.time()
+            for effect in effects:
+                for sql, args in effect_statements(room_id, effect, now):
+                    await run(db, sql, args)
         self._next_n[room_id] = len(entries)
         return room_id
 
