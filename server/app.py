@@ -77,7 +77,7 @@ class Limits:
     ping_timeout: float | None = 20.0
     close_timeout: float = 5.0
     stop_timeout: float = 15.0  # a stop's steps all end within this (server.shutdown), the database's close after
-    gc_every: float = 600.0  # at most this often a full collection, if the process grew by 1/4 (server.gctune)
+    gc_every: float = 600.0  # at most this often a full collection, if ended connections left garbage (server.gctune)
     # Open websocket connections from one address, IPv4 or IPv6 /64 (0: no limit); more are refused at the
     # handshake with HTTP 429. Loopback is exempt: behind a reverse proxy on the same machine every player
     # comes from there, and the proxy is the place to limit.

@@ -9,11 +9,13 @@ again and again would cost CPU in proportion to the number of tables, and pauses
 So ``run`` only freezes (``gc.freeze``, constant time) every ``FREEZE_EVERY`` seconds: what was made
 since goes out of the collector's sight without being walked. Reference counting still frees it. A cycle
 that dies after it was frozen is found only by ``sweep``, a full collection with a pause proportional to
-the heap (~1 s at 2,500 tables): it runs only when the process has grown by ``SWEEP_GROWTH`` since the
-last one (as CPython does for its oldest generation), and at most every ``Limits.gc_every`` seconds, so
-leaked cycles cost at most a quarter more memory and a server that does not grow is never paused.
-Automatic collections stay on with a high threshold, as a safety net for bursts (start-up, mass
-reconnects) between two freezes.
+the heap (~1 s at 2,500 tables). The only such cycles known are those ended connections leave (below),
+so the sweep runs when the connections that ended since the last one left frozen garbage of about
+``SWEEP_SHARE`` of the live heap (``sweep_due``), and at most every ``Limits.gc_every`` seconds: leaked
+cycles cost at most about a quarter more memory. Growth alone never calls for a sweep: a server that
+goes from idle to 2,500 busy tables grows by a third with nothing to free, and a sweep then would be a
+second-long pause for nothing. Automatic collections stay on with a high threshold, as a safety net
+for bursts (start-up, mass reconnects) between two freezes.
 
 Every connection that ends leaves two cycles behind that no public API breaks: asyncio's socket
 transport holding its own bound read callback, and websockets' protocol holding its parser (a generator
@@ -33,16 +35,18 @@ import resource
 
 THRESHOLDS = (50_000, 10, 10_000)
 FREEZE_EVERY = 0.1  # seconds
-SWEEP_GROWTH = 1.25  # resident size since the last sweep that calls for another
-CHECK_EVERY = 10.0  # seconds between looks at the resident size, once a sweep is allowed
+CHECK_EVERY = 10.0  # seconds between looks at the frozen garbage, once a sweep is allowed
 # ``young`` walks the young objects when the connections that ended since the last freeze left at least
 # one object of garbage for every WALK_RATIO young objects: a flood of short connections is collected at
 # every freeze (~1 ms at ~150 connections), a busy server that sees few connections end keeps freezing
 # without walking (at saturation ~33,000 young objects a freeze, 7-16 ms to walk).
 GARBAGE_PER_CONNECTION = 20  # objects in the two cycles and what they hold, about
 WALK_RATIO = 10
+GARBAGE_BYTES_PER_CONNECTION = 2_400  # their resident size, about (below)
+SWEEP_SHARE = 0.25  # frozen garbage, as a share of the live heap, that calls for a sweep
 
 ended = 0  # connections lost since the last ``young`` (server.wsconn counts them)
+frozen_ended = 0  # of those, the ones whose cycles were frozen since the last ``sweep`` (an estimate)
 
 
 def connection_ended() -> None:
@@ -61,10 +65,12 @@ def young() -> int:
     """Put everything made since the last call out of the collector's scans; first collect it (walking
     only it: everything older is frozen) if the connections that ended since left enough garbage.
     Returns the number of unreachable objects found (0 when it did not walk)."""
-    global ended
+    global ended, frozen_ended
     found = 0
     if ended and ended * GARBAGE_PER_CONNECTION * WALK_RATIO >= gc.get_count()[0]:
         found = gc.collect(1)
+    # What was found is freed; the rest of those connections (the ones older than the last freeze) is frozen.
+    frozen_ended += max(0, ended - found // GARBAGE_PER_CONNECTION)
     ended = 0
     gc.freeze()
     return found
@@ -74,10 +80,24 @@ def sweep() -> int:
     """A full collection of everything, frozen objects included (a cycle that died after it was frozen
     is found only this way), then freeze what is left. One pause proportional to the heap; returns the
     number of unreachable objects found."""
+    global frozen_ended
     gc.unfreeze()
     found = gc.collect()
     gc.freeze()
+    frozen_ended = 0
     return found
+
+
+def frozen_garbage() -> int:
+    """Bytes of frozen garbage since the last sweep, about: the cycles of the connections that ended."""
+    return frozen_ended * GARBAGE_BYTES_PER_CONNECTION
+
+
+def sweep_due(garbage: int, resident: int, share: float = SWEEP_SHARE) -> bool:
+    """Whether ``garbage`` bytes (``frozen_garbage``) in a process of ``resident`` bytes are worth a
+    full collection's pause: at least ``share`` of what is alive. How much the process grew does not
+    count: live memory is not garbage."""
+    return garbage > 0 and garbage >= share * (resident - garbage)
 
 
 def resident_bytes() -> int:
@@ -89,13 +109,12 @@ def resident_bytes() -> int:
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
-async def run(sweep_every: float, freeze_every: float = FREEZE_EVERY, growth: float = SWEEP_GROWTH,
-              check_every: float = CHECK_EVERY, size=resident_bytes) -> None:
+async def run(sweep_every: float, freeze_every: float = FREEZE_EVERY, check_every: float = CHECK_EVERY,
+              size=resident_bytes, share: float = SWEEP_SHARE) -> None:
     """The server's collector, until cancelled: ``young`` every ``freeze_every`` seconds; ``sweep`` when
-    ``size()`` has grown by ``growth`` since the last sweep (or since the start), at most every
+    the frozen garbage is due (``sweep_due``), looked at every ``check_every`` seconds, at most every
     ``sweep_every`` seconds."""
     loop = asyncio.get_running_loop()
-    mark = size()
     check_at = loop.time() + sweep_every
     while True:
         await asyncio.sleep(freeze_every)
@@ -103,9 +122,8 @@ async def run(sweep_every: float, freeze_every: float = FREEZE_EVERY, growth: fl
         now = loop.time()
         if now < check_at:
             continue
-        if size() >= mark * growth:
+        if sweep_due(frozen_garbage(), size(), share):
             sweep()
-            mark = size()
             check_at = loop.time() + sweep_every
         else:
             check_at = now + check_every

@@ -1,5 +1,6 @@
 """server.gctune: what the server makes is frozen on a clock without being walked; a full sweep only when
-the process has grown by a quarter since the last one, and not more often than allowed."""
+the connections that ended left frozen garbage of about a quarter of the live heap (live growth alone never
+calls for one), and not more often than allowed."""
 
 import asyncio
 import gc
@@ -79,6 +80,38 @@ def test_resident_bytes_is_the_size_of_a_live_process():
     assert 1 << 20 < gctune.resident_bytes() < 1 << 40
 
 
+def test_sweep_is_not_due_for_live_growth_without_ended_connections():
+    """A server going from idle to 2,500 busy tables grows by a third with nothing to free: no sweep
+    (a pause of ~1 s at that size). Frozen garbage of a quarter of the live heap calls for one."""
+    mib = 1 << 20
+    assert not gctune.sweep_due(0, 290 * mib)
+    assert not gctune.sweep_due(10 * mib, 290 * mib)
+    assert gctune.sweep_due(60 * mib, 290 * mib)  # 60 of 230 MiB alive: a quarter
+    assert gctune.sweep_due(1, 0)  # anything when nothing else is there
+
+
+def test_frozen_garbage_counts_connections_ended_since_the_sweep_but_not_those_freed_young():
+    try:
+        gctune.young()  # what earlier tests counted as ended
+        gctune.sweep()
+        assert gctune.frozen_garbage() == 0
+        _dropped_cycle()  # a connection that ended after its cycles were frozen
+        gctune.young()
+        gctune.connection_ended()
+        gctune.young()  # walks (a connection ended) but finds nothing: the cycle is frozen
+        assert gctune.frozen_garbage() == gctune.GARBAGE_BYTES_PER_CONNECTION
+        for _ in range(gctune.GARBAGE_PER_CONNECTION // 2):
+            _dropped_cycle()  # a short connection's cycles (two objects each), freed young
+        gctune.connection_ended()
+        assert gctune.young() >= gctune.GARBAGE_PER_CONNECTION
+        assert gctune.frozen_garbage() == gctune.GARBAGE_BYTES_PER_CONNECTION
+        assert gctune.sweep() >= 2
+        assert gctune.frozen_garbage() == 0
+    finally:
+        gc.unfreeze()
+        gc.collect()
+
+
 async def _calls_in(monkeypatch, seconds: float, sizes, **kw) -> list[str]:
     calls = []
     monkeypatch.setattr(gctune, "young", lambda: calls.append("young"))
@@ -91,14 +124,22 @@ async def _calls_in(monkeypatch, seconds: float, sizes, **kw) -> list[str]:
     return calls
 
 
-async def test_run_freezes_often_and_sweeps_only_after_growth(monkeypatch):
-    flat = await _calls_in(monkeypatch, 0.3, [100] * 1000, sweep_every=0.05, check_every=0.02)
-    assert flat.count("young") >= 10
-    assert "sweep" not in flat  # no growth, no pause
-    # 100 at the start; 130 at the first look (a quarter more: sweep), 110 after it; 120 is not enough
-    # more than 110, 140 is; every look after that sees 140 (no more growth).
-    sizes = [100, 130, 110, 120, 140] + [140] * 1000
-    grown = await _calls_in(monkeypatch, 0.5, sizes, sweep_every=0.1, check_every=0.02)
-    assert grown.count("sweep") == 2
-    first, second = [i for i, c in enumerate(grown) if c == "sweep"]
-    assert second - first >= 8  # not before sweep_every has gone by again (0.1 s of 0.01-s freezes)
+async def test_run_does_not_sweep_for_live_growth_without_ended_connections(monkeypatch):
+    """The process grows fourfold (tables filling up) and no connection ends: no sweep."""
+    monkeypatch.setattr(gctune, "frozen_ended", 0, raising=False)
+    growing = await _calls_in(monkeypatch, 0.3, [100 << 20] + [400 << 20] * 1000, sweep_every=0.05,
+                              check_every=0.02)
+    assert growing.count("young") >= 10
+    assert "sweep" not in growing
+
+
+async def test_run_sweeps_when_ended_connections_left_garbage_at_most_every_sweep_every(monkeypatch):
+    mib = 1 << 20
+    flat = await _calls_in(monkeypatch, 0.3, [100 * mib] * 1000, sweep_every=0.05, check_every=0.02)
+    assert "sweep" not in flat  # nothing ended, no pause
+    # ~25 MiB of frozen garbage in 100 MiB: due at every look, but only every sweep_every.
+    monkeypatch.setattr(gctune, "frozen_ended", 25 * mib // gctune.GARBAGE_BYTES_PER_CONNECTION)
+    due = await _calls_in(monkeypatch, 0.5, [100 * mib] * 1000, sweep_every=0.1, check_every=0.02)
+    sweeps = [i for i, c in enumerate(due) if c == "sweep"]
+    assert len(sweeps) >= 2
+    assert all(b - a >= 8 for a, b in zip(sweeps, sweeps[1:]))  # 0.1 s of 0.01-s freezes between two

@@ -57,7 +57,7 @@ async def test_a_text_frame_that_is_not_utf8_closes_the_connection(server):
 async def test_a_dropped_connection_is_freed_by_a_full_collection(server):
     """Players who drop (no close frame) leave nothing the server still refers to: what is left of
     their connections (websockets' parser and asyncio's transport keep reference cycles) is all
-    freed by one full collection, the one ``server.gctune.sweep`` runs when the process has grown."""
+    freed by one full collection, the one ``server.gctune.sweep`` runs when ended connections left enough."""
     clients = [await server.client(name=f"Drop{i}") for i in range(4)]
     code = (await clients[0].request({"t": "create", "config": {"hands": 4}}))["info"]["invite"]
     for c in clients[1:]:
