@@ -30,18 +30,19 @@ async def reader(timeout: float, waits: list[float], handle: float = 0.0):
 
 
 async def test_a_wait_longer_than_the_timeout_is_cut_short():
-    how, waited = await reader(0.1, [0.02, 5.0])
-    assert how == "idle" and 0.1 <= waited < 1.0
+    how, waited = await reader(0.5, [0.02, 5.0])
+    assert how == "idle" and 0.5 <= waited < 2.0
 
 
 async def test_frames_that_keep_coming_keep_it_open():
-    # Twelve waits of 30 ms: 360 ms in all, each well under the 100 ms timeout.
-    assert (await reader(0.1, [0.03] * 12))[0] == "done"
+    # Twelve waits of 50 ms: 600 ms in all, each well under the 500 ms timeout (so far under it that a
+    # loaded machine's late wake-ups do not reach it).
+    assert (await reader(0.5, [0.05] * 12))[0] == "done"
 
 
 async def test_handling_a_frame_is_not_waiting():
-    # Each frame takes 150 ms to handle, longer than the timeout; the waits themselves are short.
-    assert (await reader(0.1, [0.01] * 3, handle=0.15))[0] == "done"
+    # Each frame takes 600 ms to handle, longer than the timeout; the waits themselves are short.
+    assert (await reader(0.5, [0.01] * 3, handle=0.6))[0] == "done"
 
 
 async def test_another_cancellation_is_not_taken_for_idleness():
