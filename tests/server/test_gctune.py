@@ -112,34 +112,52 @@ def test_frozen_garbage_counts_connections_ended_since_the_sweep_but_not_those_f
         gc.collect()
 
 
-async def _calls_in(monkeypatch, seconds: float, sizes, **kw) -> list[str]:
-    calls = []
-    monkeypatch.setattr(gctune, "young", lambda: calls.append("young"))
-    monkeypatch.setattr(gctune, "sweep", lambda: calls.append("sweep"))
+async def _calls_until(monkeypatch, enough, sizes, **kw) -> list[tuple[str, float]]:
+    """(call, loop time) of each young() and sweep() the collector makes until ``enough(calls)``: counted,
+    not timed, so a loaded machine's late wake-ups make the run longer, not different."""
+    loop = asyncio.get_running_loop()
+    calls: list[tuple[str, float]] = []
+    done = loop.create_future()
+
+    def call(name):
+        calls.append((name, loop.time()))
+        if enough(calls) and not done.done():
+            done.set_result(None)
+
+    monkeypatch.setattr(gctune, "young", lambda: call("young"))
+    monkeypatch.setattr(gctune, "sweep", lambda: call("sweep"))
     sizes = iter(sizes)
     task = asyncio.create_task(gctune.run(size=lambda: next(sizes), freeze_every=0.01, **kw))
-    await asyncio.sleep(seconds)
-    task.cancel()
-    await asyncio.gather(task, return_exceptions=True)
+    try:
+        await asyncio.wait_for(asyncio.shield(done), 30)
+    finally:
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
     return calls
 
 
+def _names(calls) -> list[str]:
+    return [c for c, _ in calls]
+
+
 async def test_run_does_not_sweep_for_live_growth_without_ended_connections(monkeypatch):
-    """The process grows fourfold (tables filling up) and no connection ends: no sweep."""
+    """The process grows fourfold (tables filling up) and no connection ends: no sweep (30 freezes,
+    0.3 s or more, the size looked at every 0.02 s after the first 0.05 s)."""
     monkeypatch.setattr(gctune, "frozen_ended", 0, raising=False)
-    growing = await _calls_in(monkeypatch, 0.3, [100 << 20] + [400 << 20] * 1000, sweep_every=0.05,
-                              check_every=0.02)
-    assert growing.count("young") >= 10
-    assert "sweep" not in growing
+    growing = await _calls_until(monkeypatch, lambda calls: len(calls) >= 30, [100 << 20] + [400 << 20] * 1000,
+                                 sweep_every=0.05, check_every=0.02)
+    assert _names(growing) == ["young"] * 30
 
 
 async def test_run_sweeps_when_ended_connections_left_garbage_at_most_every_sweep_every(monkeypatch):
     mib = 1 << 20
-    flat = await _calls_in(monkeypatch, 0.3, [100 * mib] * 1000, sweep_every=0.05, check_every=0.02)
-    assert "sweep" not in flat  # nothing ended, no pause
+    monkeypatch.setattr(gctune, "frozen_ended", 0, raising=False)
+    flat = await _calls_until(monkeypatch, lambda calls: len(calls) >= 30, [100 * mib] * 1000,
+                              sweep_every=0.05, check_every=0.02)
+    assert _names(flat) == ["young"] * 30  # nothing ended, no pause
     # ~25 MiB of frozen garbage in 100 MiB: due at every look, but only every sweep_every.
     monkeypatch.setattr(gctune, "frozen_ended", 25 * mib // gctune.GARBAGE_BYTES_PER_CONNECTION)
-    due = await _calls_in(monkeypatch, 0.5, [100 * mib] * 1000, sweep_every=0.1, check_every=0.02)
-    sweeps = [i for i, c in enumerate(due) if c == "sweep"]
-    assert len(sweeps) >= 2
-    assert all(b - a >= 8 for a, b in zip(sweeps, sweeps[1:]))  # 0.1 s of 0.01-s freezes between two
+    due = await _calls_until(monkeypatch, lambda calls: _names(calls).count("sweep") >= 3, [100 * mib] * 1000,
+                             sweep_every=0.1, check_every=0.02)
+    sweeps = [t for c, t in due if c == "sweep"]
+    assert all(b - a >= 0.1 for a, b in zip(sweeps, sweeps[1:]))  # on the clock: not counted in freezes
