@@ -24,6 +24,7 @@ from rooms.botzone_seats import BOT_PREFIX, ExternalBot
 from rooms.config import BOT_LEVELS
 
 KEEP_RUNNING = ">>>BOTZONE_REQUEST_KEEP_RUNNING<<<"
+REAP_TIME = 5.0  # seconds a killed bot's stdout is read for its end (a child outside its group may hold it)
 LINE_MAX = 64 * 1024  # bytes in one line from a bot: longer is a fault (a flood is cut there)
 OPEN_FILES = 64
 FILE_SIZE = 16 << 20  # bytes a bot may write to one file
@@ -236,13 +237,23 @@ class BotProcess:
                 proc.kill()
         if proc.stdin is not None:
             proc.stdin.close()
-        self.ending = asyncio.get_running_loop().create_task(proc.wait())  # reaped off the caller's path
+        self.ending = asyncio.get_running_loop().create_task(_reap(proc))  # off the caller's path
 
     async def stop(self) -> None:
         """``kill``, and wait until the process is gone."""
         self.kill()
         if self.ending is not None:
             await self.ending
+
+
+async def _reap(proc: asyncio.subprocess.Process) -> None:
+    """Wait for a killed bot, then read its stdout to the end: its pipe (and the process's transport)
+    closes with the loop still running, not left open for the garbage collector to warn about."""
+    await proc.wait()
+    with contextlib.suppress(Exception):
+        async with asyncio.timeout(REAP_TIME):
+            while await proc.stdout.read(LINE_MAX):
+                pass
 
 
 __all__ = ["BotSpec", "BotConfigError", "BotFault", "BotProcess", "load_bots", "parse_bots", "policies"]

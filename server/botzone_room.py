@@ -137,6 +137,7 @@ class RoomBots:
         self.seats: dict[int, BotSeat] = {}
         self.faults: dict[int, Counter] = {}  # per player, what the server saw (kept across matches)
         self.match_no = 0
+        self.ending: list[asyncio.Task] = []  # the reaping of the processes of closed seats
 
     def sync(self, room) -> None:
         if room.match is None:
@@ -183,10 +184,19 @@ class RoomBots:
         self.deliver(BotAnswer(p, m.seq, action if action in feed.legal(p) else None))
 
     def close(self) -> None:
+        self.ending = [t for t in self.ending if not t.done()]
         for seat in self.seats.values():
             seat.close()
+            if seat.proc.ending is not None:
+                self.ending.append(seat.proc.ending)
         self.seats = {}
         self.feed = None
+
+    async def reaped(self) -> None:
+        """Wait until the processes of the closed seats are gone (killed by ``close``)."""
+        ending, self.ending = self.ending, []
+        if ending:
+            await asyncio.wait(ending)
 
 
 __all__ = ["RoomBots", "BotAnswer", "BotSeat"]

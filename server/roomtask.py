@@ -240,6 +240,7 @@ class RoomTask(RoomRef):
             self.queue.stop()
             if self.bots is not None:
                 self.bots.close()  # their subprocesses end with the room (or the server)
+                await self.bots.reaped()
 
     def _deadline(self) -> float | None:
         if self.paused_at is not None:

@@ -106,8 +106,8 @@ async def test_broken_bot_is_replaced_safely_each_time(tmp_path, mode, kind):
         await running.app.stop()
 
 
-async def test_bot_processes_end_with_the_server(tmp_path):
-    running = await start_with(tmp_path, spec("sleep", answer_time=30.0))
+async def sleeping_bot(running: Running):
+    """A room whose seat 1 is a bot that never answers, started: the room's task and the bot's process."""
     c = await running.client(name="Host")
     snap = await c.request({"t": "create", "config": {**FAST, "type": "wufan"}})
     assert (await c.request({"t": "add_bot", "seat": 0 + 1, "level": "greedy-sleep"}))["t"] == "ok"
@@ -120,12 +120,31 @@ async def test_bot_processes_end_with_the_server(tmp_path):
         if seat is not None and seat.proc.running:
             break
         await asyncio.sleep(0.02)
-    proc = seat.proc.proc
+    return task, seat.proc.proc
+
+
+async def test_bot_processes_end_with_the_server(tmp_path):
+    running = await start_with(tmp_path, spec("sleep", answer_time=30.0))
+    _, proc = await sleeping_bot(running)
     pid = proc.pid
     await running.app.stop()
     await asyncio.wait_for(proc.wait(), 10)
     with pytest.raises(ProcessLookupError):
         os.kill(pid, 0)
+
+
+async def test_a_room_that_ends_has_reaped_its_bots_processes(tmp_path):
+    """Killed and waited for, their pipes read to the end, before the room's task is over: before, the
+    wait was left running, and a loop closed meanwhile (the server's stop at the end of a test) left
+    the process's transport open for the garbage collector to warn about in a later test."""
+    running = await start_with(tmp_path, spec("sleep", answer_time=30.0))
+    try:
+        task, proc = await sleeping_bot(running)
+        task.task.cancel()  # the room's task ends, as at the server's stop
+        await asyncio.gather(task.task, return_exceptions=True)
+        assert proc.returncode is not None and proc.stdout.at_eof()
+    finally:
+        await running.app.stop()
 
 
 async def test_a_client_cannot_name_a_program(tmp_path):
