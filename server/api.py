@@ -13,6 +13,7 @@ from server.invites import invite_view
 from server.http import parse_id
 from server.replays import TooOften
 from server.roomitems import ViewAsked
+from server.store import StorageError
 
 VIEW_WAIT = 5.0  # seconds a tournament's view may wait for its task (a write held back by the storage)
 
@@ -66,5 +67,5 @@ class Api:
         task.put(ViewAsked(answer))
         try:
             return 200, await asyncio.wait_for(answer, VIEW_WAIT)
-        except TimeoutError:
+        except (TimeoutError, StorageError):  # a write waits, or the names cannot be read
             return 503, {"error": "storage"}

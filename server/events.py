@@ -147,8 +147,7 @@ class Events:
         return task
 
     def follow(self, pid: str, task: TournamentTask, conn: Conn, req: tuple) -> None:
-        self.followed(pid, task)
-        task.put(Follow(pid, conn, req))
+        task.put(Follow(pid, conn, req))  # followed once its view is made (``TournamentTask.step``)
 
     def followed(self, pid: str, task: TournamentTask) -> None:
         """``pid`` gets ``task``'s deltas now (a ``tournament`` or a command to it): one tournament

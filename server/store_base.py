@@ -134,7 +134,10 @@ class StoreBase:
         if not ids:
             return {}
         q = ",".join("?" * len(ids))
-        rows = await self.fetchall(f"SELECT id, name FROM players WHERE id IN ({q})", ids)
+        try:
+            rows = await self.fetchall(f"SELECT id, name FROM players WHERE id IN ({q})", ids)
+        except self.FAULTS as e:  # the storage's fault (I/O error, connection lost): server/storage
+            raise StorageError(f"the database cannot be read ({e})") from e
         return {r["id"]: r["name"] for r in rows}
 
     # rooms and their logs

@@ -129,19 +129,30 @@ class TournamentTask:
             await self.commit(effects)
         elif isinstance(item, Follow):
             pid, conn, req = item.pid, item.conn, item.req
+            try:  # names first: a read the storage refuses is server/storage, and nothing changed
+                await self.learn_names()
+            except StorageError as e:
+                self.app.reply(conn, req, codec.error(e.code, e.message))
+                return
+            self.app.followed(pid, self)
             self.followers.add(pid)
-            await self.learn_names()
             self.app.reply(conn, req, {"t": "tournament", "tournament": self.view(pid)})
         elif isinstance(item, Unfollow):
             self.followers.discard(item.pid)
         elif isinstance(item, ViewAsked):
-            await self.learn_names()
+            try:
+                await self.learn_names()
+            except StorageError as e:  # answered 503 (server.api)
+                if not item.answer.done():
+                    item.answer.set_exception(e)
+                return
             if not item.answer.done():  # the asker gave up (server.api)
                 item.answer.set_result(self.view(None))  # public notices, no private sanction
         elif isinstance(item, Command):
             pid, conn, req, cmd = item.pid, item.conn, item.req, item.cmd
             try:
                 self.app.store.check_writable()  # server/storage: its log could not take the change
+                await self.learn_names()  # read before anything changes (StorageError: nothing did)
                 if isinstance(cmd, dict) and cmd.get("t") == "register_bot":
                     self.check_bot(cmd.get("bot"))
                 effects = self.t.handle(pid, cmd, now)
@@ -157,7 +168,7 @@ class TournamentTask:
             if pid not in self.followers:  # a command subscribes: a whole view once, deltas after it
                 self.app.followed(pid, self)
                 self.followers.add(pid)
-                await self.learn_names()
+                await self.learn_names(strict=False)
                 conn.push({"t": "tournament", "tournament": self.view(pid)})
             self.app.reply(conn, req, {"t": "ok"})
         else:  # pragma: no cover
@@ -247,7 +258,7 @@ class TournamentTask:
         msg = {"t": "tournament_delta", "tournament": self.id, "from": self.tseq, "tseq": self.t.tseq, **delta}
         self.tseq = self.t.tseq
         if full or any(e["k"] in ("register", "unregister") for e in entries):
-            await self.learn_names()
+            await self.learn_names(strict=False)
             names = self.view_names()  # numbered where they look alike (rooms.text): may renumber others
             if full:  # the whole public view: its names too (and the staff's rooms, below)
                 msg["set"] = {**msg["set"], "names": names}
@@ -280,10 +291,18 @@ class TournamentTask:
             if conn is not None and conn.wants(e.msg):
                 conn.push_shared(shared)
 
-    async def learn_names(self) -> None:
+    async def learn_names(self, strict: bool = True) -> None:
+        """The participants' display names not known yet. A read the storage refuses raises StorageError
+        (``strict``: before anything changed), or else (a change already written) leaves them to the
+        next look: a view shows the names it knows."""
         new = set(self.t.participants()) - self.names.keys()
         self.names.update({p: name for p in new if (name := bot_name(p)) is not None})  # a bot: its name
-        self.names.update(await self.app.display_names({p for p in new if bot_name(p) is None}))
+        try:
+            self.names.update(await self.app.display_names({p for p in new if bot_name(p) is None}))
+        except StorageError as e:
+            if strict:
+                raise
+            log.warning("tournament %s: names not read: %s", self.id, e.message)
 
     def check_bot(self, name) -> None:
         """``register_bot``: a bot the server registered (bots.toml; never a program), with a seat free."""

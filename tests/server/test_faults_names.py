@@ -1,0 +1,43 @@
+"""A tournament that must read its players' names while the database cannot be read answers
+server/storage (not server/internal) and changes nothing."""
+
+import asyncio
+import sqlite3
+
+IO_ERROR = "disk I/O error"
+
+
+async def test_learn_names_during_a_database_outage_answers_storage_and_changes_nothing(server, monkeypatch):
+    app, store = server.app, server.app.store
+    org, p, q = [await server.client(name=n) for n in ("NamesOrg", "NamesAway", "NamesAsker")]
+    r = await org.request({"t": "tournament_create", "config": {"name": "Names Cup", "starts": [int(app.now()) + 600]}})
+    tid = r["tournament"]["id"]
+    ttask = app.tournaments[tid]
+    assert (await p.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "register"}}))["t"] == "ok"
+    await p.close()
+    for _ in range(500):
+        if p.player not in app.conns:
+            break
+        await asyncio.sleep(0.01)
+    assert p.player not in app.conns  # offline: their name comes from the database
+    ttask.names.pop(p.player)  # not known yet, as after a restart
+    real = store.fetchall
+
+    async def outage(*args, **kw):
+        raise sqlite3.OperationalError(IO_ERROR)
+
+    monkeypatch.setattr(store, "fetchall", outage)
+    before = (ttask.t.tseq, ttask.n, set(ttask.followers), dict(ttask.names), app.following.get(q.player))
+    e = await q.request({"t": "tournament", "tournament": tid})
+    assert e["t"] == "error" and e["code"] == "server/storage", e
+    e = await q.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "register"}})
+    assert e["t"] == "error" and e["code"] == "server/storage", e
+    assert (ttask.t.tseq, ttask.n, set(ttask.followers), dict(ttask.names), app.following.get(q.player)) == before
+    assert q.player not in ttask.t.players
+    assert await app.api(f"/api/tournaments/{tid}") == (503, {"error": "storage"})  # the public view: the same
+    monkeypatch.setattr(store, "fetchall", real)
+    v = (await q.request({"t": "tournament", "tournament": tid}))["tournament"]
+    assert v["names"][p.player] == "NamesAway" and q.player in ttask.followers
+    assert app.following[q.player] is ttask
+    assert (await q.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "register"}}))["t"] == "ok"
+    assert not [m for c in (org, q) for m in c.frames if m.get("code") == "server/internal"]
