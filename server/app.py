@@ -214,7 +214,7 @@ class App(Connections, Auth, Frames, Commands, Lobby, Events, Replays, Api):
         log.info("stopped; %d rooms saved", len(rooms))
 
     async def housekeeping(self) -> None:
-        await gctune.run(self.limits.gc_every)
+        await gctune.run(self.limits.gc_every, on_pause=self.metrics.gc_paused)
 
     async def recover(self) -> None:
         """Rebuild every room that was not closed from its log; its members reconnect with their tokens.

@@ -32,6 +32,8 @@ from __future__ import annotations
 import asyncio
 import gc
 import resource
+import time
+from collections.abc import Callable
 
 THRESHOLDS = (50_000, 10, 10_000)
 FREEZE_EVERY = 0.1  # seconds
@@ -109,11 +111,41 @@ def resident_bytes() -> int:
         return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
 
 
+def watch_pauses(observe: Callable[[int, float], None]) -> Callable[[], None]:
+    """Call ``observe(generation, seconds)`` after every collection, automatic or not (the event loop
+    stood still that long). Returns the function that stops it."""
+    began = 0.0
+
+    def hook(phase: str, info: dict) -> None:
+        nonlocal began
+        if phase == "start":
+            began = time.perf_counter()
+        else:
+            observe(info["generation"], time.perf_counter() - began)
+
+    gc.callbacks.append(hook)
+
+    def stop() -> None:
+        if hook in gc.callbacks:
+            gc.callbacks.remove(hook)
+    return stop
+
+
 async def run(sweep_every: float, freeze_every: float = FREEZE_EVERY, check_every: float = CHECK_EVERY,
-              size=resident_bytes, share: float = SWEEP_SHARE) -> None:
+              size=resident_bytes, share: float = SWEEP_SHARE,
+              on_pause: Callable[[int, float], None] | None = None) -> None:
     """The server's collector, until cancelled: ``young`` every ``freeze_every`` seconds; ``sweep`` when
     the frozen garbage is due (``sweep_due``), looked at every ``check_every`` seconds, at most every
-    ``sweep_every`` seconds."""
+    ``sweep_every`` seconds. ``on_pause``: told of every collection meanwhile (``watch_pauses``)."""
+    stop = watch_pauses(on_pause) if on_pause is not None else None
+    try:
+        await _run(sweep_every, freeze_every, check_every, size, share)
+    finally:
+        if stop is not None:
+            stop()
+
+
+async def _run(sweep_every: float, freeze_every: float, check_every: float, size, share: float) -> None:
     loop = asyncio.get_running_loop()
     check_at = loop.time() + sweep_every
     while True:

@@ -20,6 +20,7 @@ from prometheus_client.exposition import choose_encoder
 
 LATENCY_BOUNDS = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.5, 5.0)  # seconds
 LAG_BOUNDS = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+GC_BOUNDS = (0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
 COMMIT_BOUNDS = (0.0001, 0.00025, 0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 0.5, 1.0)
 LAG_EVERY = 0.5  # seconds between two event-loop lag samples
 LAG_WINDOW = 120  # samples in /api/health's max_1m (a minute)
@@ -50,13 +51,16 @@ class Histogram:
     def count(self) -> int:
         return sum(self.counts)
 
-    def family(self, name: str, doc: str) -> HistogramMetricFamily:
-        buckets, total = [], 0
+    def buckets(self) -> list[tuple[str, int]]:
+        out, total = [], 0
         for bound, n in zip(self.bounds, self.counts):
             total += n
-            buckets.append((repr(float(bound)), total))
-        buckets.append(("+Inf", total + self.counts[-1]))
-        return HistogramMetricFamily(name, doc, buckets=buckets, sum_value=self.sum)
+            out.append((repr(float(bound)), total))
+        out.append(("+Inf", total + self.counts[-1]))
+        return out
+
+    def family(self, name: str, doc: str) -> HistogramMetricFamily:
+        return HistogramMetricFamily(name, doc, buckets=self.buckets(), sum_value=self.sum)
 
 
 HTTP_CLASSES = ("1xx", "2xx", "3xx", "4xx", "5xx")
@@ -80,6 +84,7 @@ class Metrics:
         self.lag_recent: deque[float] = deque(maxlen=LAG_WINDOW)
         self.commits = Histogram(COMMIT_BOUNDS)  # one group commit of the action log
         self.commit_writes = 0  # room writes in those commits
+        self.gc_pauses = [Histogram(GC_BOUNDS) for _ in range(3)]  # collections, by generation (server.gctune)
         self.overflows = 0  # connections cut off: their outgoing queue was full (Limits.out_queue/out_bytes)
         self.dropped = 0  # messages never sent: queued for a connection that was cut off or closed
         self.handshakes = 0  # websocket handshakes let through (GET /ws)
@@ -104,6 +109,10 @@ class Metrics:
         """``Store.on_commit``: a group commit landed."""
         self.commits.observe(seconds)
         self.commit_writes += writes
+
+    def gc_paused(self, generation: int, seconds: float) -> None:
+        """A garbage collection of ``generation`` (0-2) held the event loop ``seconds``."""
+        self.gc_pauses[min(generation, 2)].observe(seconds)
 
     def conn_closed(self, conn) -> None:
         if conn.close_reason == "too slow":
@@ -192,6 +201,11 @@ class Metrics:
                     self.lag_recent[-1] if self.lag_recent else 0.0)
         yield self.commits.family(p + "commit_seconds", "One group commit of the action log.")
         yield counter("commit_writes", "Room writes committed (several rooms share a commit).", self.commit_writes)
+        gc_pauses = HistogramMetricFamily(p + "gc_pause_seconds", "One garbage collection (the event loop "
+                                          "stood still): 0 and 1 young, 2 full.", labels=["generation"])
+        for generation, h in enumerate(self.gc_pauses):
+            gc_pauses.add_metric([str(generation)], h.buckets(), h.sum)
+        yield gc_pauses
         yield counter("outgoing_overflows", "Connections cut off because their outgoing queue was full.",
                       self.overflows)
         yield counter("outgoing_dropped", "Messages never sent: queued for a connection cut off or closed.",

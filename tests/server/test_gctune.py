@@ -161,3 +161,19 @@ async def test_run_sweeps_when_ended_connections_left_garbage_at_most_every_swee
                              sweep_every=0.1, check_every=0.02)
     sweeps = [t for c, t in due if c == "sweep"]
     assert all(b - a >= 0.1 for a, b in zip(sweeps, sweeps[1:]))  # on the clock: not counted in freezes
+
+
+def test_watch_pauses_tells_each_collection_until_stopped():
+    seen = []
+    stop = gctune.watch_pauses(lambda generation, seconds: seen.append((generation, seconds)))
+    try:
+        gc.collect(0)
+        gc.collect(2)
+    finally:
+        stop()
+    assert [g for g, _ in seen][-2:] == [0, 2]
+    assert all(s >= 0 for _, s in seen)
+    n = len(seen)
+    gc.collect()
+    assert len(seen) == n
+    stop()  # twice: nothing
