@@ -48,9 +48,10 @@ async def test_redis_url_is_empty_for_each_test_and_takes_an_asyncio_client(redi
         await r.set("guobiao:async", "1")
         async with r.pubsub() as ps:  # what the cluster's nodes will talk over
             await ps.subscribe("guobiao:ch")
-            await ps.get_message(timeout=1.0)  # the subscription's confirmation
+            # (generous timeouts: each returns as soon as the message is there)
+            assert (await ps.get_message(timeout=10.0))["type"] == "subscribe"  # before the publish
             assert await r.publish("guobiao:ch", "hello") == 1
-            m = await ps.get_message(ignore_subscribe_messages=True, timeout=2.0)
+            m = await ps.get_message(ignore_subscribe_messages=True, timeout=10.0)
             assert m["data"] == b"hello"
     finally:
         await r.aclose()
