@@ -26,3 +26,10 @@ def pack(msg: dict) -> bytes:
 
 def unpack(data: bytes) -> dict:
     return msgpack.unpackb(data, raw=False, strict_map_key=False)
+
+
+def unpack_all(data: bytes) -> list:
+    """Every message of a stream entry: one, or several written back to back (``b"".join`` of packs)."""
+    up = msgpack.Unpacker(raw=False, strict_map_key=False)
+    up.feed(data)
+    return list(up)

@@ -24,7 +24,7 @@ from rooms.invite import normalize
 from server import codec
 from server.cluster.cancel import end_if_cancelled
 from server.cluster.keys import (INVITE, LOBBY, NODE_LEASE, NODES, OWNED, PLAYER, ROOM_LEASE, ROOMS, STREAM,
-                                 pack, unpack)
+                                 pack, unpack, unpack_all)
 from server.cluster import lobby as cluster_lobby
 from server.cluster.lease import Lease, Renewer, holder
 from server.cluster.remote import ProxyConn, RemoteReq, RemoteRoom
@@ -45,6 +45,7 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0
 """
 STREAM_MAX = 100_000  # entries kept per node's stream (XADD MAXLEN ~): far more than a reader lags
+ENTRY_MAX = 256  # messages in one stream entry (those queued together share one: one XADD, one entry read)
 READ_COUNT = 512  # entries taken per XREAD
 READ_BLOCK = 1000  # ms an XREAD waits for entries
 RETRY = 0.2  # seconds before a failed Redis call is tried again
@@ -307,10 +308,11 @@ class ClusterNode:
             batch = [await q.get()]
             while not q.empty():
                 batch.append(q.get_nowait())
+            entries = [b"".join(batch[i:i + ENTRY_MAX]) for i in range(0, len(batch), ENTRY_MAX)]
             while True:
                 try:
-                    pipe = self.redis.pipeline(transaction=True)  # all or none: a retry never doubles
-                    for data in batch:
+                    pipe = self.redis.pipeline(transaction=len(entries) > 1)  # all or none: a retry never doubles
+                    for data in entries:
                         pipe.xadd(key, {"m": data}, maxlen=STREAM_MAX, approximate=True)
                     await pipe.execute()
                     end_if_cancelled()
@@ -338,9 +340,15 @@ class ClusterNode:
                 for entry_id, fields in entries:
                     last = entry_id
                     try:
-                        self._handle(unpack(fields[b"m"]))
+                        bodies = unpack_all(fields[b"m"])
                     except Exception:
-                        log.exception("cluster: a message from another node failed")
+                        log.exception("cluster: an entry from another node could not be read")
+                        continue
+                    for body in bodies:
+                        try:
+                            self._handle(body)
+                        except Exception:
+                            log.exception("cluster: a message from another node failed")
 
     def _handle(self, body: dict) -> None:
         kind = body["k"]

@@ -177,3 +177,18 @@ async def test_a_remote_room_stands_for_the_room_without_being_a_half_built_room
     assert isinstance(where, RemoteRoom) and isinstance(where, RoomRef) and not isinstance(where, RoomTask)
     assert (where.id, where.owner) == (snap["room"], b.app.cluster.id)
     assert (await guest.request({"t": "ready"}))["t"] == "ok"  # put through it to the owner
+
+
+async def test_messages_queued_together_for_a_node_share_one_stream_entry(nodes):
+    """Pushes sent to one node in the same pass of the loop go in one entry of its stream (one XADD,
+    one entry to read), and arrive all, in order."""
+    a, b = nodes
+    target = b.app.cluster.id
+    seen: list[int] = []
+    b.app.cluster.handlers["probe"] = lambda body: seen.append(body["i"])
+    before = await a.app.cluster.redis.xlen("gb:node:" + target)
+    for i in range(5):
+        a.app.cluster.send(target, {"k": "probe", "i": i})
+    await eventually(lambda: len(seen) == 5)
+    assert seen == [0, 1, 2, 3, 4]
+    assert await a.app.cluster.redis.xlen("gb:node:" + target) == before + 1
