@@ -187,7 +187,7 @@ async def test_a_tournament_write_whose_answer_was_lost_is_neither_repeated_nor_
     app, store = server.app, server.app.store
     org = await server.client(name="Org4")
     ps = [await server.client(name=f"W{i}") for i in range(4)]
-    begin = int(app.now()) + (2 if what == "a session's start" else 600)
+    begin = int(app.now()) + (3 if what == "a session's start" else 600)  # at least 2 s for the 8 commands
     r = await org.request({"t": "tournament_create", "config": {"name": "Lost Cup", "hands": 1, "starts": [begin]}})
     tid = r["tournament"]["id"]
     ttask = app.tournaments[tid]
