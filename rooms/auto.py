@@ -28,26 +28,39 @@ def load_bot(level: str, rules: Rules | None = None) -> Callable[[dict], object]
     return {"fan": bot.choose, "random": bot_random.choose}[level]  # rooms.config.BOT_LEVELS
 
 
+def _gone(seat: int) -> dict:
+    return {"k": "auto", "player": seat, "on": True, "why": "disconnected"}
+
+
 class RoomTimers:
-    def _timers(self) -> list[tuple[float, int, Callable[[], dict]]]:
-        """(when, order, make_entry) for every pending automatic entry."""
+    def _timers(self) -> list[tuple]:
+        """(when, order, make_entry, args) for pending automatic entries: the entry is
+        ``make_entry(*args)``. Of several at the same moment only the first by order is listed (the
+        others never come first: the state changes when it is taken, and this is asked again)."""
         out: list = []
         if self.phase != PLAYING:
             return out
         cfg = self.config
         m = self.match
+        entry = self._auto_entry
         if self._claiming():
             # docs/rooms.md "Claim windows never tell": every automatic answer comes at the same moment,
             # whatever the seat could claim; the window closes on the last answer.
             auto = cfg.claim_time if not cfg.claim_early_close else max(cfg.bot_delay, cfg.claim_min)
             seats, started, timeout = m.seats(), self.turn_started, self.turn_started + cfg.claim_time
+            first_auto = first_timeout = 4
             for s in m.hand.claim.waiting:
                 p = seats[s]
                 if self.seats[p].bot is not None and self.external_bot(p) is not None:
                     out.append(self._external_timer(p, started + auto, timeout, p))
-                elif self._automatic(p):
-                    out.append((started + auto, p, lambda p=p: self._auto_entry(p)))
-                out.append((timeout, 4 + p, lambda p=p: self._auto_entry(p, "timeout")))
+                elif p < first_auto and self._automatic(p):
+                    first_auto = p
+                if p < first_timeout:
+                    first_timeout = p
+            if first_auto < 4:
+                out.append((started + auto, first_auto, entry, (first_auto,)))
+            if first_timeout < 4:
+                out.append((timeout, 4 + first_timeout, entry, (first_timeout, "timeout")))
         elif m.phase == gm.PLAYING:
             (p,) = gm.pending(m)
             free = clock.free_time(cfg, self.turn_first)
@@ -55,19 +68,20 @@ class RoomTimers:
             if self.external_bot(p) is not None:
                 out.append(self._external_timer(p, self.turn_started + cfg.bot_delay, deadline, 0))
             elif self._automatic(p):
-                out.append((self.turn_started + cfg.bot_delay, 0, lambda: self._auto_entry(p)))
-            out.append((deadline, 1, lambda: self._auto_entry(p, "timeout")))
+                out.append((self.turn_started + cfg.bot_delay, 0, entry, (p,)))
+            out.append((deadline, 1, entry, (p, "timeout")))
         elif m.phase == gm.BETWEEN:
-            for p in gm.pending(m):
-                if self._automatic(p):
-                    out.append((self.between_started + cfg.bot_delay, p, lambda p=p: self._auto_entry(p)))
-                out.append((self.between_started + cfg.between_time, 4 + p, lambda p=p: self._auto_entry(p, "timeout")))
+            waiting = gm.pending(m)  # in player order
+            if waiting:
+                automatic = [p for p in waiting if self._automatic(p)]
+                if automatic:
+                    out.append((self.between_started + cfg.bot_delay, automatic[0], entry, (automatic[0],)))
+                out.append((self.between_started + cfg.between_time, 4 + waiting[0], entry, (waiting[0], "timeout")))
         members = self.members
         for seat, s in enumerate(self.seats):
             mem = members.get(s.id) if s.bot is None else None
             if mem is not None and not mem.connected and self.auto[seat] is None:
-                out.append((clock.grace_over(mem.since, cfg.grace), 20 + seat,
-                            lambda seat=seat: {"k": "auto", "player": seat, "on": True, "why": "disconnected"}))
+                out.append((clock.grace_over(mem.since, cfg.grace), 20 + seat, _gone, (seat,)))
         return out
 
     def paused(self, seconds: float, now: float) -> list[Applied]:
@@ -145,5 +159,5 @@ class RoomTimers:
             if first is None or first[0] > now:
                 self._settled = [first[0]] if first else []  # next_deadline's, until the state changes
                 return out
-            out += self._commit(first[2](), now)
+            out += self._commit(first[2](*first[3]), now)
         return out  # more may be due: next_deadline says so (<= now)

@@ -95,9 +95,9 @@ class ExternalSeats:
         ``answer_time`` (or ``limit``, the room's own timeout, if sooner) the safe action."""
         given = self._given.get(p)
         if given is not None and given.seq == self.match.seq:
-            return (max(given.at, earliest), order, lambda: self._external_entry(p, given.action))
+            return (max(given.at, earliest), order, self._external_entry, (p, given.action))
         late = min(self.turn_started + self.external_bot(p).answer_time, limit)
-        return (late, order, lambda: self._replaced(p, "bot_late"))
+        return (late, order, self._replaced, (p, "bot_late"))
 
     def _external_entry(self, p: int, action: Action | None) -> dict:
         self._given.pop(p, None)

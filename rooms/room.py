@@ -215,7 +215,7 @@ class Room(RoomTimers, ExternalSeats, RoomMessages):
 
     def next_deadline(self) -> float | None:
         settled = self._settled
-        times = [when for when, _, _ in self._timers()] if settled is None else list(settled)
+        times = [t[0] for t in self._timers()] if settled is None else list(settled)
         dispose = self._dispose_at()
         if dispose is not None and dispose > self.last_now:
             times.append(dispose)
