@@ -152,9 +152,9 @@ class RoomMessages:
         return [Outbound(pid, self._msg(dict(d), at.rseq)) for pid, _, _ in at.recipients]
 
     def _game_msg(self, at: Moment, events: list, player: int | None, clock: dict,
-                  shared: list | None = None, seq: object = _UNSENT) -> dict:
+                  shared: list | None = None, seq: object = _UNSENT, legal: tuple | None = None) -> dict:
         """``shared``: the events' projections that are the same for everybody (_shared), when the
-        caller builds several messages from the same events."""
+        caller builds several messages from the same events; ``legal``: the seat's, when known."""
         projected = []
         if events:  # none in a claim answer's own message (half the plays)
             if shared is None:
@@ -166,7 +166,8 @@ class RoomMessages:
                 if x is not None:
                     projected.append(x)
         playing = at.phase == PLAYING
-        legal = gm.legal_actions(at.match, player) if playing and player is not None else ()
+        if legal is None:
+            legal = gm.legal_actions(at.match, player) if playing and player is not None else ()
         if seq is _UNSENT:
             seq = at.match.seq if playing else None  # what an answer must carry
         return self._msg({"t": "game", "events": projected, "legal": wire_list(legal),
@@ -174,7 +175,11 @@ class RoomMessages:
 
     def _game_msgs(self, at: Moment, events: list, final: tuple | None = None) -> list[Outbound]:
         """``final``: (seq, clock) of the match that these events finished (the room is back in the
-        lobby): the seats see them as players still."""
+        lobby): the seats see them as players still.
+
+        A seat sees an event as a spectator does unless the event is its own (game.views.project: own
+        fields go to the event's seat only). Recipients whose messages come out equal (no own event, the
+        same legal actions, no new hint) get one dict: built once, and the server encodes it once."""
         out = []
         if not at.recipients:
             return out
@@ -182,17 +187,29 @@ class RoomMessages:
         seq = _UNSENT if final is None else final[0]
         clock = at.clock if final is None else final[1]  # the same for every recipient (messages are not changed)
         shared = _shared(events)
-        watching = None  # spectators all get the same message: built once
+        owners = {gm.player_in(ev["seat"], ev["hand"]) for ev, x in zip(events, shared) if x is _OWN and "seat" in ev}
+        built: dict = {}  # legal actions (by id) -> the message of every seat with these legal actions and no own event
+        match = at.match if at.phase == PLAYING else None
+        humans = at.humans
         for pid, seat, hints in at.recipients:
-            player = seat if playing else None
-            if player is None:
-                if watching is None:
-                    watching = self._game_msg(at, events, None, clock, shared, seq)
-                out.append(Outbound(pid, watching))
+            if seat is None or not playing:  # a spectator
+                msg = built.get(None)
+                if msg is None:
+                    msg = built[None] = self._game_msg(at, events, None, clock, shared, seq)
+                out.append(Outbound(pid, msg))
                 continue
-            msg = self._game_msg(at, events, player, clock, shared, seq)
-            if hints and _hints_for(at, seat, playing):
-                msg = self._add_hint(at, pid, seat, msg)
+            legal = gm.legal_actions(match, seat) if match is not None else ()
+            if seat in owners:
+                msg = self._game_msg(at, events, seat, clock, shared, seq, legal)
+            else:  # a lone action (a claim window's pass) is a shared instance: the tuple around it is not
+                key = id(legal[0]) if len(legal) == 1 else id(legal)
+                msg = built.get(key)
+                if msg is None:
+                    msg = built[key] = self._game_msg(at, events, seat, clock, shared, seq, legal)
+            if hints and humans[seat]:  # _hints_for
+                h = self._new_hint(at, pid, seat)
+                if h is not _UNSENT:
+                    msg = {**msg, "hint": h}
             out.append(Outbound(pid, msg))
         return out
 
@@ -202,13 +219,21 @@ class RoomMessages:
                 and self.seats[m.seat] is not None and self.seats[m.seat].bot is None)
 
     def _add_hint(self, at: Moment, pid: str, seat: int, msg: dict, force: bool = False) -> dict:
-        """Put the seat's wait hint into ``msg`` when it differs from the last one sent (or ``force``):
-        computed from the seat's own view only, so it tells nothing the seat cannot see."""
+        """Put the seat's wait hint into ``msg`` when it differs from the last one sent (or ``force``)."""
+        h = self._new_hint(at, pid, seat, force)
+        if h is not _UNSENT:
+            msg["hint"] = h
+        return msg
+
+    def _new_hint(self, at: Moment, pid: str, seat: int, force: bool = False):
+        """The seat's wait hint when it differs from the last one sent (or ``force``), recorded as sent;
+        else _UNSENT. Computed from the seat's own view only, so it tells nothing the seat cannot see."""
         h = self._seat_hint(seat, at.match)
         last = self._hint_sent.get(pid, _UNSENT)
         if force or not (h is last or h == last):
-            self._hint_sent[pid] = msg["hint"] = h
-        return msg
+            self._hint_sent[pid] = h
+            return h
+        return _UNSENT
 
     def _seat_hint(self, player: int, match) -> dict | None:
         """``hint_of_view(gm.view(match, player), self.rules)``, read from the state without building the

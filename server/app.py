@@ -310,13 +310,17 @@ class App(Connections, Auth, Frames, Commands, Lobby, Events, Replays, Api):
 
     # -- sending -------------------------------------------------------------------------------
 
-    def deliver(self, pid: str, msg: dict) -> None:
+    def deliver(self, pid: str, msg: dict, shared: codec.Shared | None = None) -> None:
         """A push to a player, in the encoding of their last frame; dropped if they are offline (they
-        get a snapshot when they come back) or resuming (the snapshot due first has it)."""
+        get a snapshot when they come back) or resuming (the snapshot due first has it). ``shared``:
+        ``msg`` encoded once for the several players who get it."""
         conn = self.conns.get(pid)
         if conn is not None:
             if conn.wants(msg):
-                conn.push(msg)
+                if shared is None:
+                    conn.push(msg)
+                else:
+                    conn.push_shared(shared)
         elif self.cluster is not None:
             self.cluster.deliver(pid, msg)  # a member whose websocket is on another node
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Protocol, runtime_checkable
 if TYPE_CHECKING:  # pragma: no cover
     from rooms.room import Room
     from server.app import Settings
+    from server.codec import Shared
     from server.conn import Conn
     from server.profiles import Ratings
     from server.roomtask import RoomTask
@@ -32,8 +33,8 @@ class RoomOutbox(Protocol):
     def auto_acted(self, n: int) -> None:
         """Report: ``n`` moves the room made for seats (bots, 托管, timeouts) are durable (server.metrics)."""
 
-    def deliver(self, pid: str, msg: dict) -> None:
-        """A push to a member (dropped if offline)."""
+    def deliver(self, pid: str, msg: dict, shared: Shared | None = None) -> None:
+        """A push to a member (dropped if offline); ``shared``: ``msg`` encoded once for several."""
 
     def reply(self, conn: Conn, req: tuple, msg: dict) -> None:
         """The answer to a frame."""

@@ -426,13 +426,20 @@ class RoomTask(RoomRef):
             if msg["t"] == "commitment":
                 self._broadcast(msg)
         info = named = None
+        ids = [id(msg) for _, msg in out]
+        encoded: dict = {}  # id -> codec.Shared: a message several members get, encoded once
         for to, msg in out:
+            shared = None
             if msg["t"] == "room":
                 if msg["info"] is not info:  # the same info for every member: named once
                     info = msg["info"]
                     named = self._named(info)
                 msg = {**msg, "info": named}
-            self.app.deliver(to, msg)
+            elif ids.count(id(msg)) > 1:
+                shared = encoded.get(id(msg))
+                if shared is None:
+                    shared = encoded[id(msg)] = codec.Shared(msg)
+            self.app.deliver(to, msg, shared)
         for msg in notices:
             if msg["t"] == "reveal":
                 self._broadcast(msg)

@@ -48,12 +48,12 @@ async def test_nothing_is_sent_before_it_is_written(server):
 
         append(room_id, start, entries, effects, recorded)
 
-    def checking_deliver(pid, msg):
+    def checking_deliver(pid, msg, shared=None):
         if "rseq" in msg:
             task = app.rooms[msg["room"]]
             assert msg["rseq"] <= written.get(task.db_id, 0), msg
             checked.append(msg["rseq"])
-        deliver(pid, msg)
+        deliver(pid, msg, shared)
 
     app.store.append = recording_append
     app.deliver = checking_deliver
