@@ -49,7 +49,7 @@ async def host_to_discard(server, cs, task, rng):
         for t in others:
             t.cancel()
         await asyncio.gather(*others, return_exceptions=True)
-    for _ in range(100):  # the bots have answered: the room's task waits for the host
+    for _ in range(1000):  # the bots have answered: the room's task waits for the host
         if task.queue.waiting and task.queue.empty():
             break
         await asyncio.sleep(0.01)
@@ -145,7 +145,7 @@ async def test_disk_full_pauses_every_room_and_play_resumes_with_nothing_lost(se
         await c.wait_for(lambda x: x.get("t") == "snapshot" and "re" not in x, timeout=5)
     ends = await asyncio.gather(*(play(c, rng, lambda x: x.get("t") == "hand_result") for c in cs))
     assert ends[0]["record"] == ends[1]["record"]
-    for _ in range(100):  # the last writes land
+    for _ in range(500):  # the last writes land
         if not store._pending and task.queue.waiting:
             break
         await asyncio.sleep(0.02)

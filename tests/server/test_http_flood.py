@@ -89,7 +89,7 @@ async def test_http_connections_open_at_once_from_one_address_are_limited(tmp_pa
     monkeypatch.setattr(s.app, "api", slow)
     try:
         held = [asyncio.create_task(answer(s.port, "/api/slow")) for _ in range(2)]
-        for _ in range(100):
+        for _ in range(1000):
             if s.app.http_open["127.0.0.1"] == 2:
                 break
             await asyncio.sleep(0.01)
@@ -97,7 +97,7 @@ async def test_http_connections_open_at_once_from_one_address_are_limited(tmp_pa
         assert (status, json.loads(body)) == (429, {"error": "too_many_connections"})
         release.set()
         assert [(await t)[0] for t in held] == [200, 200]
-        for _ in range(100):
+        for _ in range(1000):
             if not s.app.http_open:
                 break
             await asyncio.sleep(0.01)

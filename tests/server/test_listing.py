@@ -26,7 +26,7 @@ async def test_quotas_per_account_and_address_for_accounts_rooms_and_tournaments
         assert (await c.request({"t": "create", "config": {"hands": 4}}))["t"] == "snapshot"
         assert (await d.request({"t": "create", "config": {"hands": 4}}))["t"] == "snapshot"
         assert (await b.request({"t": "leave"}))["t"] == "ok"  # r1 closes: A and the address get it back
-        for _ in range(200):
+        for _ in range(1000):
             if r1["room"] not in s.app.rooms:
                 break
             await asyncio.sleep(0.01)

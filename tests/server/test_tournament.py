@@ -286,7 +286,7 @@ async def test_stop_win_and_suspension_reach_the_table(tmp_path):
             assert r["t"] == "ok", r
 
         await sanction(player=blocked, kind="stop_win", reason="wrong pung")
-        for _ in range(100):  # the room gets the tournament's command through its queue
+        for _ in range(500):  # the room gets the tournament's command through its queue
             if room.info()["seats"][seat_of[blocked]]["blocked"]:
                 break
             await asyncio.sleep(0.02)

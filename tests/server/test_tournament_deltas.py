@@ -15,7 +15,7 @@ async def test_a_change_builds_no_views_and_skips_offline_followers(server, monk
         assert (await c.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "register"}}))["t"] == "ok"
     away = ps[0].player
     await ps[0].close()  # a follower and a participant, now offline
-    for _ in range(100):
+    for _ in range(1000):
         if away not in server.app.conns:
             break
         await asyncio.sleep(0.01)

@@ -69,7 +69,7 @@ async def test_a_dropped_connection_is_freed_by_a_full_collection(server):
     clients[0].ws.transport.abort()  # reset
     for c in clients[1:]:
         c.ws.transport.close()  # end of stream
-    for _ in range(100):  # until the server has seen all four go
+    for _ in range(500):  # until the server has seen all four go
         await asyncio.sleep(0.02)
         if not server.app.conns:
             break
