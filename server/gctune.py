@@ -23,8 +23,9 @@ left suspended after the end of the stream, whose frame holds the protocol). ~2.
 a connection: a client opening thousands of short HTTP connections a second had all of it frozen, and
 the process grew by ~140 MiB in 20 s with no sweep allowed. So ``young`` first collects what was made
 since the last freeze (only that is walked: everything older is frozen) when the connections that ended
-since (``ended``, counted by server.wsconn) left garbage enough to pay for the walk. A connection that
-lived less than ``FREEZE_EVERY`` is then freed at once; one that lived longer is left to ``sweep``.
+since (``ended``, counted by server.wsconn) left garbage enough to pay for the walk. A connection made
+since the last freeze is then freed at once; one made before it is left to ``sweep`` without a walk
+(its cycles are frozen: a walk of the young objects would find nothing).
 """
 
 from __future__ import annotations
@@ -47,13 +48,20 @@ WALK_RATIO = 10
 GARBAGE_BYTES_PER_CONNECTION = 2_400  # their resident size, about (below)
 SWEEP_SHARE = 0.25  # frozen garbage, as a share of the live heap, that calls for a sweep
 
-ended = 0  # connections lost since the last ``young`` (server.wsconn counts them)
-frozen_ended = 0  # of those, the ones whose cycles were frozen since the last ``sweep`` (an estimate)
+ended = 0  # connections made and lost since the last ``young`` (server.wsconn counts them)
+frozen_ended = 0  # connections whose cycles were frozen since the last ``sweep`` (an estimate)
+freezes = 0  # ``young`` calls so far: a connection made before the last one has its cycles frozen
 
 
-def connection_ended() -> None:
-    global ended
-    ended += 1
+def connection_ended(born: int | None = None) -> None:
+    """A connection was lost; ``born``: ``freezes`` when it was made (None: taken as made since the last
+    freeze). Only a young connection's cycles are worth a walk of the young objects: a mass disconnect
+    of long-lived ones would walk everything made since the last freeze and find nothing."""
+    global ended, frozen_ended
+    if born is None or born == freezes:
+        ended += 1
+    else:
+        frozen_ended += 1
 
 
 def tune() -> None:
@@ -67,7 +75,7 @@ def young() -> int:
     """Put everything made since the last call out of the collector's scans; first collect it (walking
     only it: everything older is frozen) if the connections that ended since left enough garbage.
     Returns the number of unreachable objects found (0 when it did not walk)."""
-    global ended, frozen_ended
+    global ended, frozen_ended, freezes
     found = 0
     if ended and ended * GARBAGE_PER_CONNECTION * WALK_RATIO >= gc.get_count()[0]:
         found = gc.collect(1)
@@ -75,6 +83,7 @@ def young() -> int:
     frozen_ended += max(0, ended - found // GARBAGE_PER_CONNECTION)
     ended = 0
     gc.freeze()
+    freezes += 1
     return found
 
 

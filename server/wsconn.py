@@ -27,6 +27,7 @@ class MessageConnection(ServerConnection):
         super().__init__(*args, **kwargs)
         self.on_lost: Callable[[], None] | None = None
         self.lost = False
+        self.born = gctune.freezes  # its cycles are young until the next freeze
 
     def when_lost(self, callback: Callable[[], None]) -> None:
         """``callback()`` once the transport is lost: at once if it already is (a request can be
@@ -39,7 +40,7 @@ class MessageConnection(ServerConnection):
     def connection_lost(self, exc: Exception | None) -> None:  # asyncio.Protocol's callback
         super().connection_lost(exc)
         self.lost = True
-        gctune.connection_ended()  # what it leaves in cycles is collected young if it lived briefly
+        gctune.connection_ended(self.born)  # what it leaves in cycles is collected young if it lived briefly
         on_lost, self.on_lost = self.on_lost, None
         if on_lost is not None:
             on_lost()
