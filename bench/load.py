@@ -17,7 +17,9 @@ that end are followed by a rematch.
 
 Printed: tables, connections, actions/s in, messages/s out (received by the clients), latency
 p50/p99/p99.9/max from an action to the last seat's update, server CPU % and RSS (at start, with every
-connection signed in and idle, and with every table playing; per connection and per table), errors
+connection signed in and idle, and with every table playing; per connection and per table), the
+server's stalls in the measured window (from its GET /metrics: garbage collections by generation, and
+how many collections, group commits and loop-lag samples took over 10 ms), errors
 (protocol errors, refused actions other than ``action/stale``, unexpected closes, message gaps, actions
 never answered, ERROR lines in the server's log) and the generator's own CPU %.
 
@@ -36,16 +38,53 @@ import platform
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bench.loadgen import (  # noqa: E402
-    Generator, ServerProc, baseline_argv, busy_pct, core_times, free_port, guobiao_argv, percentiles, pin,
+    HOST, Generator, ServerProc, baseline_argv, busy_pct, core_times, free_port, guobiao_argv, percentiles, pin,
     raise_nofile,
 )
 
 KIB = 1024
+STALL = 0.01  # seconds: a collection, a commit or a loop-lag sample longer than this is counted as a stall
+
+
+def scrape(port: int) -> dict[str, float]:
+    """The server's GET /metrics as sample (name and labels) -> value; empty when it has none (the baseline)."""
+    from prometheus_client.parser import text_string_to_metric_families
+    try:
+        with urllib.request.urlopen(f"http://{HOST}:{port}/metrics", timeout=10) as r:
+            text = r.read().decode()
+    except OSError:
+        return {}
+    return {s.name + "".join(f"{{{k}={v}}}" for k, v in sorted(s.labels.items())): s.value
+            for family in text_string_to_metric_families(text) for s in family.samples}
+
+
+def stalls(m0: dict, m1: dict) -> dict:
+    """What the server's histograms saw between two scrapes: every collection by generation (count, total
+    and longest bucket), and how many collections, commits and loop-lag samples took over STALL."""
+    if not m0 or not m1:
+        return {}
+
+    def d(key: str) -> float:
+        return m1.get(key, 0.0) - m0.get(key, 0.0)
+
+    def over(name: str, labels: str = "") -> int:  # STALL is a bucket bound of each histogram
+        return round(d(f"{name}_bucket{labels}{{le=+Inf}}") - d(f"{name}_bucket{labels}{{le={STALL!r}}}"))
+
+    out = {}
+    for g in range(3):
+        lab = f"{{generation={g}}}"
+        out[f"gc{g}"] = {"count": round(d(f"guobiao_gc_pause_seconds_count{lab}")),
+                         "total_ms": round(1000 * d(f"guobiao_gc_pause_seconds_sum{lab}"), 1),
+                         "over_stall": over("guobiao_gc_pause_seconds", lab)}
+    out["commits_over_stall"] = over("guobiao_commit_seconds")
+    out["loop_lag_samples_over_stall"] = over("guobiao_event_loop_lag_seconds")
+    return out
 
 
 def machine() -> str:
@@ -92,12 +131,14 @@ async def run(kind: str, args, workdir: Path) -> dict:
         gc.freeze()
         gc.disable()
         await asyncio.sleep(args.warmup)
+        m0 = await asyncio.to_thread(scrape, port) if kind == "guobiao" else {}
         cpu0, g0, w0, k0 = srv.cpu_seconds(), os.times(), time.monotonic(), core_times()
         gen.begin()
         await asyncio.sleep(args.duration)
         gen.end()
         gc.enable()
         cpu1, g1, w1, k1 = srv.cpu_seconds(), os.times(), time.monotonic(), core_times()
+        m1 = await asyncio.to_thread(scrape, port) if m0 else {}
         msgs, actions = gen.msgs_in, gen.actions
         rss_active = srv.rss()
         await asyncio.sleep(1.5)  # the other seats' updates of the last actions
@@ -124,6 +165,7 @@ async def run(kind: str, args, workdir: Path) -> dict:
             "kib_per_table_rooms_only": (rss_active - rss_idle) / args.tables / KIB,
             "connect_s": round(connect_s, 1), "form_s": round(form_s, 1),
             "errors": errors, "error_count": sum(errors.values()), "counts": dict(gen.counts),
+            "server_stalls": stalls(m0, m1),
         }
     finally:
         if gen is not None:
@@ -144,6 +186,13 @@ def show(r: dict) -> None:
           f"active {r['rss_active_mib']:.1f} MiB")
     print(f"  RSS per idle connection {r['kib_per_idle_connection']:.1f} KiB; per active table "
           f"{r['kib_per_active_table']:.1f} KiB (rooms alone {r['kib_per_table_rooms_only']:.1f} KiB)")
+    st = r.get("server_stalls")
+    if st:
+        gcs = "; ".join(f"gen {g}: {st[f'gc{g}']['count']} ({st[f'gc{g}']['total_ms']} ms, "
+                        f"{st[f'gc{g}']['over_stall']} over {STALL * 1000:g} ms)" for g in range(3))
+        print(f"  server stalls     collections {gcs}; commits over {STALL * 1000:g} ms "
+              f"{st['commits_over_stall']}; loop-lag samples over {STALL * 1000:g} ms "
+              f"{st['loop_lag_samples_over_stall']}")
     print(f"  errors            {r['error_count']}  {r['errors'] or ''}")
     print(f"  counts            {r['counts']}")
 
