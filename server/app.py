@@ -23,7 +23,6 @@ from websockets.asyncio.server import serve
 
 from rooms.quickmatch import QuickMatch
 from rooms.room import Room
-from rooms.tournament.tournament import Tournament
 from server import botzone, codec, gctune
 from server.api import Api
 from server.attempts import AttemptLimits
@@ -228,22 +227,7 @@ class App(Connections, Auth, Frames, Commands, Lobby, Events, Replays, Api):
             await self.restore_room(r)
         tournaments = self.store.open_tournaments if self.cluster is None else self.cluster.takeover.recover_tournaments
         for r in await tournaments():
-            try:
-                t = Tournament.replay(r["log"])
-            except Exception:
-                log.exception("tournament %s could not be restored; left as it is", r["code"])
-                continue
-            task = TournamentTask(self, r["id"], t, len(r["log"]), r["tables"])
-            for key, code in r["tables"].items():
-                room = self.rooms.get(code)
-                if room is not None:
-                    room.tournament = (task, key)
-            self.tournaments[task.id] = task
-            if self.cluster is not None:
-                await self.cluster.takeover.tournament_opened(task)
-            task.start()
-            await task.catch_up()
-            log.info("restored tournament %s", task.id)
+            await self.restore_tournament(r)  # server.events
 
     async def restore_room(self, r: dict) -> RoomTask | None:
         """A room rebuilt from its log (a row of ``Store.open_rooms``), registered and started; None if

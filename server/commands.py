@@ -154,11 +154,15 @@ def tournament_create(app, conn, msg, req):
 
 def tournament(app, conn, msg, req):
     if msg.get("tournament") not in app.tournaments:
+        if app.cluster is not None:  # maybe on another node (server.cluster.tourney)
+            return app.cluster.tourneys.follow(conn, msg, req)
         return app.closed_tournament(conn, req, msg.get("tournament"))
     app.follow(conn.player, app.find_tournament(msg), conn, req)
 
 
 def tournament_cmd(app, conn, msg, req):
+    if app.cluster is not None and msg.get("tournament") not in app.tournaments:
+        return app.cluster.tourneys.command(conn, msg, req)  # maybe on another node
     app.find_tournament(msg).put(Command(conn.player, conn, req, msg["cmd"]))
 
 

@@ -63,6 +63,27 @@ class Events:
         task.start()
         return task
 
+    async def restore_tournament(self, r: dict) -> TournamentTask | None:
+        """A tournament rebuilt from its log (a row of ``Store.open_tournament``), linked to its tables'
+        rooms restored here, registered and started; None if it cannot be (logged, left as it is)."""
+        try:
+            t = Tournament.replay(r["log"])
+        except Exception:
+            log.exception("tournament %s could not be restored; left as it is", r["code"])
+            return None
+        task = TournamentTask(self, r["id"], t, len(r["log"]), r["tables"])
+        for key, code in r["tables"].items():
+            room = self.rooms.get(code)
+            if room is not None:
+                room.tournament = (task, key)
+        self.tournaments[task.id] = task
+        if self.cluster is not None:
+            await self.cluster.takeover.tournament_opened(task)
+        task.start()
+        await task.catch_up()
+        log.info("restored tournament %s", task.id)
+        return task
+
     def tournament_gone(self, task: TournamentTask) -> None:
         if self.cluster is not None:
             self.cluster.takeover.tournament_gone(task)  # its lease given up
@@ -96,6 +117,8 @@ class Events:
             if pid is not None and self.quick.queued(pid):
                 self.quick_queue.put_nowait(QuickCancel(pid))
         self._register(task)
+        if self.cluster is not None:  # its lease and invite code: players on any node join it
+            await self.cluster.room_opened(task)
         return task
 
     def seat_table(self, task: RoomTask, e) -> None:
@@ -104,6 +127,8 @@ class Events:
         for pid in e.players:
             conn = self.conns.get(pid) if pid is not None else None
             if conn is None:
+                if pid is not None and self.cluster is not None:  # maybe online on another node
+                    self.cluster.tourneys.seat(task, tournament.id, e.table, pid)
                 continue
             conn.push({"t": "table", "tournament": tournament.id, "table": e.table, "room": task.id})
             task.reconnect(pid, conn)
@@ -156,6 +181,8 @@ class Events:
         if old is not None and old is not task:
             old.put(Unfollow(pid))
         self.following[pid] = task
+        if self.cluster is not None:
+            self.cluster.tourneys.unfollow_remote(pid)  # one followed on another node
 
     async def closed_tournament(self, conn: Conn, req: tuple, code) -> None:
         """``tournament`` for one that is no longer in memory: its final view, once (nothing to follow)."""

@@ -267,11 +267,10 @@ class TournamentTask:
                 if changed:
                     msg["names"] = changed
             self.sent_names = names
-        conns = self.app.conns
         staff = (self.t.organiser, self.t.referee)
         shared = codec.Shared(msg)  # encoded once for everybody whose own part did not change
         for pid in self.followers:
-            conn = conns.get(pid)
+            conn = self.conn(pid)
             if conn is None:
                 continue
             if personal is None or pid in personal or (full and pid in staff):
@@ -284,12 +283,18 @@ class TournamentTask:
 
     def notify(self, e: fx.Notify) -> None:
         """A tournament event to its online audience (``App.deliver``, encoded once for all)."""
-        conns = self.app.conns
         shared = codec.Shared(e.msg)
         for pid in self.audience() if e.to == "all" else e.to:
-            conn = conns.get(pid)
+            conn = self.conn(pid)
             if conn is not None and conn.wants(e.msg):
                 conn.push_shared(shared)
+
+    def conn(self, pid: str):
+        """A player's connection here, or in cluster mode their stand-in when it is on another node."""
+        conn = self.app.conns.get(pid)
+        if conn is None and self.app.cluster is not None:
+            conn = self.app.cluster.tourneys.conn(pid)
+        return conn
 
     async def learn_names(self, strict: bool = True) -> None:
         """The participants' display names not known yet. A read the storage refuses raises StorageError

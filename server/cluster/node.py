@@ -82,6 +82,7 @@ class ClusterNode:
         self.takeover = Takeover(self)  # rooms claimed, restored, taken over, given up
         self.handlers: dict = {}  # message kind -> its handler, of the shared lobby's modules
         self.quick = None  # server.cluster.quick.ClusterQuick, from ``start``
+        self.tourneys = None  # server.cluster.tourney.ClusterTournaments, from ``start``
 
     async def start(self) -> None:
         await self.redis.ping()  # unreachable: the node does not start
@@ -99,6 +100,8 @@ class ClusterNode:
         from server.cluster.quick import ClusterQuick  # (it builds on this module)
         self.quick = ClusterQuick(self)
         await self.quick.start()
+        from server.cluster.tourney import ClusterTournaments
+        self.tourneys = ClusterTournaments(self)  # tournaments across nodes
 
     async def _live(self) -> None:
         """This node's own lease (others take its rooms over once it expires) and its entry in the set
@@ -111,6 +114,7 @@ class ClusterNode:
     def watch(self) -> None:
         """Take over, from now on, the rooms of nodes that died (after ``App.recover``)."""
         self.tasks.append(asyncio.get_running_loop().create_task(self.takeover.watch(), name=f"cluster {self.id} takeover"))
+        self.tourneys.start()  # and the tournaments of nodes that died
 
     async def stop(self) -> None:
         """After the rooms stopped: their leases and the node's given up (other nodes take its open rooms
@@ -155,8 +159,9 @@ class ClusterNode:
         self.leases[task.id] = lease
         pipe = self.redis.pipeline(transaction=False)
         pipe.set(INVITE + task.invite, task.id)
-        pipe.sadd(ROOMS, task.id)
-        pipe.sadd(OWNED + self.id, task.id)
+        if not task.room.config.table:  # a tournament's table moves with its tournament (server.cluster.tourney)
+            pipe.sadd(ROOMS, task.id)
+            pipe.sadd(OWNED + self.id, task.id)
         if task.members:  # its first members (later ones come through members_changed)
             pipe.mset({PLAYER + pid: task.id for pid in task.members})
         await pipe.execute()

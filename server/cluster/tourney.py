@@ -1,0 +1,248 @@
+"""Tournaments across nodes (docs/cluster.md "Tournaments"): a tournament runs on the node holding its
+lease, with its tables' rooms. A player whose websocket is on another node has their ``tournament`` and
+``tournament_cmd`` frames sent to the owner's stream and answered back in order, like a room's commands
+(server.cluster.node); on the owner such a player is a ``TournamentProxy`` where a connection would be,
+so the tournament's pushes (deltas, notices, ``table``) go back to their node. The remote followers are
+kept in Redis (``gb:tfollow:<code>``: player id -> node), so that a node taking the tournament over
+goes on pushing to them. A tournament whose lease expired (its node died) is taken over by a running
+node, its tables' rooms first, with the same claim-before-read and fencing as rooms'.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+from redis.exceptions import RedisError
+
+from server import codec
+from server.cluster.cancel import end_if_cancelled
+from server.cluster.keys import TOURNAMENT_LEASE, text
+from server.cluster.lease import PREFIX, holder
+from server.cluster.remote import ProxyConn, RemoteReq, RemoteRoom
+from server.errors import NO_TOURNAMENT
+from server.roomitems import Command, Leave, RoomRef, Unfollow
+from server.store_sql import StorageError
+
+if TYPE_CHECKING:
+    from server.cluster.node import ClusterNode
+
+log = logging.getLogger("guobiao.cluster")
+
+FOLLOWERS = "gb:tfollow:"  # + tournament code: hash player id -> the node of their websocket
+
+
+class TournamentProxy(ProxyConn):
+    """On a tournament's owner: a follower or player whose websocket is on another node."""
+
+    def push_shared(self, shared: codec.Shared) -> None:
+        self.push(shared.msg)
+
+    def wants(self, msg: dict) -> bool:
+        return True  # the real connection's node pushes it as it comes
+
+
+class ClusterTournaments:
+    def __init__(self, node: ClusterNode):
+        self.node = node
+        self.app = node.app
+        self.redis = node.redis
+        self.proxies: dict[str, TournamentProxy] = {}  # owner side: remote players of tournaments here
+        self.remote: dict[str, tuple[str, str]] = {}  # player side: pid -> (owner, code) followed there
+        node.handlers["titem"] = self._item
+        node.handlers["ttable"] = self._table
+        node.handlers["tmoved"] = self._moved
+
+    def start(self) -> None:
+        self.node.tasks.append(asyncio.get_running_loop().create_task(self.watch(), name=f"cluster {self.node.id} tournaments"))
+
+    # -- the player's node -----------------------------------------------------------------------
+
+    async def owner(self, code) -> str | None:
+        """The node owning tournament ``code`` when it is not this one, else None."""
+        if not isinstance(code, str):
+            return None
+        held = await holder(self.redis, TOURNAMENT_LEASE + code)
+        return None if held is None or held[0] == self.node.id else held[0]
+
+    async def follow(self, conn, msg: dict, req: tuple) -> None:
+        """``tournament`` of one not on this node: its owner answers (and pushes the deltas), or its
+        final view when it is over (read back here)."""
+        code = msg.get("tournament")
+        owner = await self.owner(code)
+        if owner is None:
+            await self.app.closed_tournament(conn, req, code)
+            return
+        self._following(conn.player, owner, code)
+        self._send(owner, "Follow", conn, req, code)
+
+    async def command(self, conn, msg: dict, req: tuple) -> None:
+        """``tournament_cmd`` for one not on this node: to its owner, answered in order."""
+        code = msg.get("tournament")
+        owner = await self.owner(code)
+        if owner is None:
+            raise codec.ProtocolError(NO_TOURNAMENT, "no such tournament")
+        self._send(owner, "Command", conn, req, code, msg["cmd"])
+
+    def _send(self, owner: str, kind: str, conn, req: tuple | None, code: str, cmd=None) -> None:
+        node = self.node
+        body = {"k": "titem", "from": node.id, "tournament": code, "type": kind, "pid": conn.player,
+                "name": conn.name, "enc": conn.encoding}
+        if req is not None:
+            token = f"{node.id}.{next(node._tokens)}"
+            node.pending[token] = (conn, req, None, "tournament:" + code)
+            body["req"], body["enc"] = token, req[0]
+        if cmd is not None:
+            body["cmd"] = cmd
+        node.send(owner, body)
+
+    def _following(self, pid: str, owner: str, code: str) -> None:
+        """``pid`` follows ``code`` on ``owner`` now: the one followed before (here or there) stops."""
+        old = self.app.following.pop(pid, None)
+        if old is not None:
+            old.put(Unfollow(pid))
+        self.unfollow_remote(pid, keep=code)
+        self.remote[pid] = (owner, code)
+
+    def unfollow_remote(self, pid: str, keep: str | None = None) -> None:
+        """A player here follows another tournament: the one on another node stops sending to them."""
+        old = self.remote.pop(pid, None)
+        if old is not None and old[1] != keep:
+            body = {"k": "titem", "from": self.node.id, "tournament": old[1], "type": "Unfollow", "pid": pid}
+            self.node.send(old[0], body)
+
+    def _table(self, body: dict) -> None:
+        """The owner seated a player of this node at a table: told, then joined to its room there."""
+        pid, room = body["pid"], body["room"]
+        conn = self.app.conns.get(pid)
+        if conn is None:
+            return
+        conn.push(body["msg"])
+        old = self.app.where.get(pid)
+        if isinstance(old, RoomRef) and getattr(old, "id", None) != room:
+            old.put(Leave(pid))  # a tournament table comes first (as in one process)
+        remote = self.app.where[pid] = RemoteRoom(self.node, body["owner"], room)
+        remote.reconnect(pid, conn)  # the owner sends the snapshot
+
+    def _moved(self, body: dict) -> None:
+        """A tournament moved to another node: what was sent to the old one is answered server/moved."""
+        code, owner = body["tournament"], body["owner"]
+        for pid, (old, c) in list(self.remote.items()):
+            if c == code:
+                self.remote[pid] = (owner, code)
+        node = self.node
+        for token, (conn, req, _, what) in list(node.pending.items()):
+            if what == "tournament:" + code:
+                del node.pending[token]
+                self.app.reply(conn, req, codec.error("server/moved", "the tournament moved to another server: ask for its view again"))
+
+    # -- the owner -------------------------------------------------------------------------------
+
+    def _proxy(self, pid: str, origin: str, name, enc) -> TournamentProxy:
+        proxy = self.proxies.get(pid)
+        if proxy is None or proxy.node != origin:
+            proxy = self.proxies[pid] = TournamentProxy(self.node, origin, pid, name, enc or "json")
+        if name:
+            proxy.name = name
+        return proxy
+
+    def _item(self, body: dict) -> None:
+        """A remote player's frame for a tournament here: to its task, as their own connection would."""
+        pid, origin, code, kind = body["pid"], body["from"], body["tournament"], body["type"]
+        proxy = self._proxy(pid, origin, body.get("name"), body.get("enc"))
+        req = (body.get("enc"), RemoteReq(body["req"])) if "req" in body else None
+        task = self.app.tournaments.get(code)
+        if task is None or code not in self.node.takeover.tournaments:
+            if req is not None:
+                self.app.reply(proxy, req, codec.error(NO_TOURNAMENT, "no such tournament"))
+            return
+        if kind == "Unfollow":
+            task.put(Unfollow(pid))
+            self.node._ops.put_nowait(lambda: self.redis.hdel(FOLLOWERS + code, pid))
+            return
+        self.node._ops.put_nowait(lambda: self.redis.hset(FOLLOWERS + code, pid, origin))
+        if kind == "Follow":
+            self.app.follow(pid, task, proxy, req)
+        else:
+            task.put(Command(pid, proxy, req, body["cmd"]))
+
+    def conn(self, pid: str):
+        """A remote follower's stand-in (``TournamentTask`` pushes to it as to a connection), or None."""
+        return self.proxies.get(pid)
+
+    def seat(self, room_task, tournament: str, table: str, pid: str) -> None:
+        """``table`` for a player of a remote node, who joins the table's room (owned here) from there."""
+        proxy = self.proxies.get(pid)
+        if proxy is None:
+            return
+        msg = {"t": "table", "tournament": tournament, "table": table, "room": room_task.id}
+        self.node.send(proxy.node, {"k": "ttable", "pid": pid, "msg": msg, "room": room_task.id,
+                                    "owner": self.node.id})
+
+    async def restored(self, task) -> None:
+        """A tournament taken over: its remote followers (Redis) get a whole view from here, and follow it."""
+        try:
+            followers = {text(k): text(v) for k, v in (await self.redis.hgetall(FOLLOWERS + task.id)).items()}
+        except (OSError, RedisError):
+            return
+        for pid, origin in followers.items():
+            conn = self.app.conns.get(pid)
+            if conn is None and origin != self.node.id:
+                conn = self._proxy(pid, origin, None, None)
+            if conn is None:
+                continue
+            self.app.followed(pid, task)
+            task.followers.add(pid)
+            await task.learn_names()
+            conn.push({"t": "tournament", "tournament": task.view(pid)})
+        nodes = [text(n) for n in await self.redis.smembers("gb:nodes")]
+        for n in nodes:
+            if n != self.node.id:
+                self.node.send(n, {"k": "tmoved", "tournament": task.id, "owner": self.node.id})
+
+    # -- taking tournaments over -----------------------------------------------------------------
+
+    async def watch(self) -> None:
+        """Every quarter ttl: open tournaments whose lease expired (their node died) are taken over."""
+        while True:
+            await asyncio.sleep(self.node.ttl / 4)
+            try:
+                await self.take_over()
+                end_if_cancelled()
+            except (OSError, RedisError, StorageError) as e:
+                end_if_cancelled()
+                log.warning("cluster: looking for tournaments to take over failed (%s)", e)
+            except Exception:
+                log.exception("cluster: taking tournaments over failed")
+
+    async def take_over(self) -> list[str]:
+        """The open tournaments nobody holds the lease of, restored here with their tables' rooms."""
+        if self.app.stopping:
+            return []
+        rows = [r for r in await self.app.store.open_tournament_codes() if r["code"] not in self.app.tournaments]
+        pipe = self.redis.pipeline(transaction=False)
+        for r in rows:
+            pipe.exists(PREFIX + TOURNAMENT_LEASE + r["code"])
+        held = await pipe.execute() if rows else []
+        taken = []
+        for r, h in zip(rows, held):
+            if not h and not self.app.stopping and await self.take(r):
+                taken.append(r["code"])
+        return taken
+
+    async def take(self, r: dict) -> bool:
+        """One tournament: its lease and fencing token, then its log; its tables' rooms restored here
+        (claimed, then read) before it, so that their results reach it."""
+        takeover = self.node.takeover
+        if not await takeover.claim_tournament(r["code"], r["id"]):
+            return False
+        row = await self.app.store.open_tournament(r)
+        await takeover.restore([room for room in row["tables"].values() if room not in self.app.rooms])
+        task = await self.app.restore_tournament(row)
+        if task is None:
+            await takeover._release(takeover.tournaments.pop(r["code"]))
+            return False
+        log.warning("cluster: took tournament %s over", task.id)
+        await self.restored(task)
+        return True
