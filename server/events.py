@@ -79,6 +79,7 @@ class Events:
         self.tournaments[task.id] = task
         if self.cluster is not None:
             await self.cluster.takeover.tournament_opened(task)
+            await self.cluster.tourneys.restored(task)  # its followers on other nodes, before its task runs
         task.start()
         await task.catch_up()
         log.info("restored tournament %s", task.id)
@@ -88,6 +89,7 @@ class Events:
         if self.cluster is not None:
             self.cluster.takeover.tournament_gone(task)  # its lease given up
             cluster_lobby.tournament_unlisted(self.cluster, task)  # out of every node's list
+            self.cluster.tourneys.gone(task)  # its followers on other nodes, once it is over
         if self.tournaments.get(task.id) is task:
             del self.tournaments[task.id]
             self.book.tournament_closed(task.id)

@@ -196,9 +196,10 @@ class TournamentTask:
         for e in effects:
             if isinstance(e, fx.OpenTable):
                 self.app.seat_table(tasks[e.table], e)
-                # who is at the table as it opens; the room reports the others as they take their seats
+                # who is at the table as it opens (here, or online on another node and joining it now);
+                # the room reports the others as they take their seats
                 taken = [i for i, p in enumerate(e.players)
-                         if p is not None and (p in self.app.conns or bot_name(p) is not None)]  # a bot is there
+                         if p is not None and (self.conn(p) is not None or bot_name(p) is not None)]  # a bot is there
                 self.put(TableEvent(e.table, {"t": "seats", "taken": taken}))
             elif isinstance(e, fx.TableCommand):
                 room = self.app.rooms.get(self.tables.get(e.table, ""))

@@ -21,7 +21,7 @@ from server.cluster.cancel import end_if_cancelled
 from server.cluster.keys import TOURNAMENT_LEASE, text
 from server.cluster.lease import PREFIX, holder
 from server.cluster.remote import ProxyConn, RemoteReq, RemoteRoom
-from server.errors import NO_TOURNAMENT
+from server.errors import MOVED, NO_TOURNAMENT
 from server.roomitems import Command, Leave, RoomRef, Unfollow
 from server.store_sql import StorageError
 
@@ -135,7 +135,7 @@ class ClusterTournaments:
         for token, (conn, req, _, what) in list(node.pending.items()):
             if what == "tournament:" + code:
                 del node.pending[token]
-                self.app.reply(conn, req, codec.error("server/moved", "the tournament moved to another server: ask for its view again"))
+                self.app.reply(conn, req, codec.error(MOVED, "the tournament moved to another server: ask for its view again"))
 
     # -- the owner -------------------------------------------------------------------------------
 
@@ -167,6 +167,11 @@ class ClusterTournaments:
         else:
             task.put(Command(pid, proxy, req, body["cmd"]))
 
+    def gone(self, task) -> None:
+        """A tournament over and out of the lists: its followers' hash goes (not when it only moved)."""
+        if task.t.over:
+            self.node._ops.put_nowait(lambda: self.redis.delete(FOLLOWERS + task.id))
+
     def conn(self, pid: str):
         """A remote follower's stand-in (``TournamentTask`` pushes to it as to a connection), or None."""
         return self.proxies.get(pid)
@@ -181,7 +186,8 @@ class ClusterTournaments:
                                     "owner": self.node.id})
 
     async def restored(self, task) -> None:
-        """A tournament taken over: its remote followers (Redis) get a whole view from here, and follow it."""
+        """A tournament taken over, before its task runs: its followers on other nodes (Redis) follow it
+        here and get a whole view (the deltas they missed are in it), and every node is told."""
         try:
             followers = {text(k): text(v) for k, v in (await self.redis.hgetall(FOLLOWERS + task.id)).items()}
         except (OSError, RedisError):
@@ -194,7 +200,7 @@ class ClusterTournaments:
                 continue
             self.app.followed(pid, task)
             task.followers.add(pid)
-            await task.learn_names()
+            await task.learn_names(strict=False)  # a view shows the names it knows
             conn.push({"t": "tournament", "tournament": task.view(pid)})
         nodes = [text(n) for n in await self.redis.smembers("gb:nodes")]
         for n in nodes:
@@ -244,5 +250,4 @@ class ClusterTournaments:
             await takeover._release(takeover.tournaments.pop(r["code"]))
             return False
         log.warning("cluster: took tournament %s over", task.id)
-        await self.restored(task)
         return True

@@ -18,7 +18,8 @@ from tests.server.test_tournament import wait_view
 
 pytestmark = pytest.mark.postgres
 
-CUP = {"name": "Node Cup", "hands": 1, "min_players": 1, "checkin_required": False}
+CUP = {"name": "Node Cup", "hands": 1, "min_players": 1, "checkin_required": False,
+       "turn_time": 1.0, "claim_time": 1.0, "bank": 0.0}  # a seat left to 托管 plays on at once
 
 
 async def crash(n) -> None:
