@@ -18,7 +18,7 @@ from redis.exceptions import RedisError
 
 from server import codec
 from server.cluster.cancel import end_if_cancelled
-from server.cluster.keys import TOURNAMENT_LEASE, text
+from server.cluster.keys import ROOM_LEASE, TOURNAMENT_LEASE, text
 from server.cluster.lease import PREFIX, holder
 from server.cluster.remote import ProxyConn, RemoteReq, RemoteRoom
 from server.errors import MOVED, NO_TOURNAMENT
@@ -244,10 +244,34 @@ class ClusterTournaments:
         if not await takeover.claim_tournament(r["code"], r["id"]):
             return False
         row = await self.app.store.open_tournament(r)
-        await takeover.restore([room for room in row["tables"].values() if room not in self.app.rooms])
+        await self._tables(list(row["tables"].values()))
         task = await self.app.restore_tournament(row)
-        if task is None:
-            await takeover._release(takeover.tournaments.pop(r["code"]))
+        if task is None:  # not restorable (logged): given back
+            lease = takeover.tournaments.pop(r["code"])
+            self.node.renewer.remove(lease)
+            try:
+                await lease.release()
+            except (OSError, RedisError):
+                pass  # it expires
             return False
         log.warning("cluster: took tournament %s over", task.id)
         return True
+
+    async def _tables(self, rooms: list[str]) -> None:
+        """A tournament's open tables restored here. The dead node's leases expire one by one: a table
+        whose lease is still held is tried again, for up to 2 ttls (closed tables hold none)."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + 2 * self.node.ttl
+        todo = [room for room in rooms if room not in self.app.rooms]
+        while todo and not self.app.stopping:
+            await self.node.takeover.restore(todo)
+            pipe = self.redis.pipeline(transaction=False)
+            for room in todo:
+                pipe.exists(PREFIX + ROOM_LEASE + room)
+            held = await pipe.execute()
+            todo = [room for room, h in zip(todo, held) if h and room not in self.app.rooms]
+            if todo and loop.time() >= end:
+                log.warning("cluster: tables %s of a tournament taken over are held elsewhere", todo)
+                return
+            if todo:
+                await asyncio.sleep(self.node.ttl / 4)
