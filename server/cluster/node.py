@@ -46,7 +46,7 @@ return 0
 """
 STREAM_MAX = 100_000  # entries kept per node's stream (XADD MAXLEN ~): far more than a reader lags
 ENTRY_MAX = 256  # messages in one stream entry (those queued together share one: one XADD, one entry read)
-READ_COUNT = 512  # entries taken per XREAD
+READ_COUNT = 512  # entries taken per XREAD, and messages handled before the reader lets the loop run
 READ_BLOCK = 1000  # ms an XREAD waits for entries
 RETRY = 0.2  # seconds before a failed Redis call is tried again
 
@@ -341,6 +341,7 @@ class ClusterNode:
                 log.warning("cluster: reading %s failed (%s); resuming after %s", key, e, last)
                 await asyncio.sleep(RETRY)
                 continue
+            handled = 0
             for _, entries in got:
                 for entry_id, fields in entries:
                     last = entry_id
@@ -354,6 +355,10 @@ class ClusterNode:
                             self._handle(body)
                         except Exception:
                             log.exception("cluster: a message from another node failed")
+                    handled += len(bodies)
+                    if handled >= READ_COUNT:  # entries hold many messages: the loop's other work goes on
+                        handled = 0
+                        await asyncio.sleep(0)
 
     def _handle(self, body: dict) -> None:
         kind = body["k"]

@@ -192,3 +192,21 @@ async def test_messages_queued_together_for_a_node_share_one_stream_entry(nodes)
     await eventually(lambda: len(seen) == 5)
     assert seen == [0, 1, 2, 3, 4]
     assert await a.app.cluster.redis.xlen("gb:node:" + target) == before + 1
+
+
+async def test_a_backlog_from_another_node_lets_the_loop_run_while_it_is_handled(nodes):
+    """A thousand messages arriving in one read (four entries) are not handled in one pass of the
+    loop: what was scheduled while the first was handled runs before the last is."""
+    a, b = nodes
+    ran: list[bool] = []
+    seen: list[bool] = []
+
+    def probe(body):
+        if body["i"] == 0:
+            asyncio.get_running_loop().call_soon(ran.append, True)
+        seen.append(bool(ran))
+    b.app.cluster.handlers["probe"] = probe
+    for i in range(1000):
+        a.app.cluster.send(b.app.cluster.id, {"k": "probe", "i": i})
+    await eventually(lambda: len(seen) == 1000)
+    assert not seen[0] and seen[-1]
