@@ -561,10 +561,15 @@ class Room(RoomTimers, ExternalSeats, RoomMessages):
         cfg = self.config
         if self.phase == LOBBY:
             return self.last_activity + cfg.idle_after
-        humans = [self.members[s.id] for s in self.seats if s.bot is None and s.id in self.members]
-        if humans and all(not h.connected for h in humans):
-            return max(h.since for h in humans) + cfg.abandon_after
-        return None
+        members, since = self.members, None  # the last seated human to leave, if all have (asked every action)
+        for s in self.seats:
+            h = members.get(s.id) if s.bot is None else None
+            if h is not None:
+                if h.connected:
+                    return None
+                if since is None or h.since > since:
+                    since = h.since
+        return None if since is None else since + cfg.abandon_after
 
     def member_ids(self) -> set[str]:
         """Every human the room is for: seated players (a table's absent ones too) and spectators."""

@@ -119,11 +119,14 @@ def _check(x, depth: int) -> None:
     if tx is dict:
         if len(x) > MAX_ITEMS:
             raise ProtocolError(BAD_MESSAGE, f"maps hold at most {MAX_ITEMS} entries")
-        for k, v in x.items():
-            if type(k) is not str:
-                raise ProtocolError(BAD_MESSAGE, "map keys are strings")
-            if not k.isascii():
+        try:  # the keys checked at once: str.join refuses any that is not a string
+            keys = "".join(x)
+        except TypeError:
+            raise ProtocolError(BAD_MESSAGE, "map keys are strings") from None
+        if not keys.isascii():
+            for k in x:
                 _unicode(k)
+        for v in x.values():
             tv = type(v)
             if not ((tv is str and len(v) <= MAX_STR and v.isascii()) or (tv is int and -MAX_INT <= v <= MAX_INT)):
                 _check(v, depth + 1)

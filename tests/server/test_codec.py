@@ -126,3 +126,17 @@ def test_a_shared_push_is_the_bytes_of_the_numbered_message():
             for enc in ("msgpack", "json"):
                 assert shared.data(enc, n) == encode({**msg, "n": n}, enc)
             assert msgpack.unpackb(shared.data("msgpack", n)) == json.loads(shared.data("json", n))
+
+
+def test_map_keys_are_checked_all_at_once_as_before():
+    """Map keys, now checked in one pass: a key that is not a string (msgpack bytes) or not valid Unicode
+    (JSON's lone surrogate) is refused, at any depth; other non-ASCII keys pass."""
+    from server.codec import BAD_MESSAGE, decode
+
+    for frame in (msgpack.packb({"t": "x", b"k": 1}, use_bin_type=True),
+                  msgpack.packb({"t": "x", "a": {b"k": 1}}, use_bin_type=True),
+                  '{"t": "x", "\\ud800": 1}', '{"t": "x", "a": {"\\udfff": 1}}'):
+        with pytest.raises(ProtocolError) as e:
+            decode(frame)
+        assert e.value.code == BAD_MESSAGE
+    assert decode('{"t": "x", "é": {"ключ": 1}}')[0] == {"t": "x", "é": {"ключ": 1}}
