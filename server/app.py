@@ -259,6 +259,8 @@ class App(Connections, Auth, Frames, Commands, Lobby, Events, Replays, Api):
     def storage_changed(self, fault: str | None) -> None:
         for task in list(self.rooms.values()):
             task.storage_changed(fault)
+        for tournament in list(self.tournaments.values()):
+            tournament.storage_changed(fault)  # its clocks stand still too
         if fault is None:
             self.quick_storage_back()  # server.lobby
 

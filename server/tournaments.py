@@ -16,10 +16,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from rooms.botzone_seats import bot_name
-from rooms.tournament import duplicate, effects as fx, errors as E
+from rooms.tournament import duplicate, effects as fx, errors as E, lateness
 from rooms.tournament.competitors import bot_id
 from rooms.tournament.delta import Deltas, for_viewer
 from rooms.tournament.errors import TournamentError
@@ -39,6 +40,13 @@ if TYPE_CHECKING:  # pragma: no cover
 log = logging.getLogger("guobiao.tournament")
 
 RETRY_FIRST, RETRY_MAX = 0.1, 5.0  # seconds before a write refused by the storage is tried again (doubling)
+
+@dataclass(slots=True)
+class Resumed:
+    """The storage took writes again after a fault that began at ``begin``."""
+    begin: float
+    end: float
+
 
 class TournamentTask:
     def __init__(self, app: TournamentOutbox, db_id: int, tournament: Tournament, log_length: int, tables: dict[str, str]):
@@ -60,6 +68,7 @@ class TournamentTask:
         self.tseq = tournament.tseq  # the point of the log the followers' views are at
         self.sent_names: dict[str, str] = {}  # the names the last delta that had any brought up to date
         self.retrying = False  # a write waits for the storage (``saved``): a Stop cancels the task
+        self.paused_at: float | None = None  # when a storage fault began: no automatic entry until it ends
 
     def start(self) -> None:
         self.task = asyncio.get_running_loop().create_task(self.run(), name=f"tournament {self.id}")
@@ -85,6 +94,7 @@ class TournamentTask:
         try:
             while True:
                 deadline = self.t.next_deadline() if self.over_at is None else self.over_at + self.app.linger
+                deadline = None if self.paused_at is not None else deadline
                 item = await next_item(self.queue, self.failures.deadline(deadline), self.clock(), TICK)
                 if isinstance(item, Stop):
                     return
@@ -116,17 +126,12 @@ class TournamentTask:
     async def step(self, item) -> None:
         now = self.clock()
         if isinstance(item, Tick):
-            await self.commit(self.t.tick(now))
+            if self.paused_at is None:  # nobody is sanctioned because the server could not write
+                await self.commit(self.t.tick(now))
+        elif isinstance(item, Resumed):
+            await self.commit(lateness.paused(self.t, item.begin, item.end, now))
         elif isinstance(item, TableEvent):
-            table, event = item.table, item.event
-            if event["t"] == "match_result" and "replay" not in event:
-                event = {**event, "replay": self.replay_id(table, event.get("record"))}
-            try:
-                effects = self.t.table_event(table, event, now)
-            except TournamentError as e:  # e.g. a result told twice after a restart: already recorded
-                log.info("tournament %s: table %s event %s refused: %s", self.id, table, event["t"], e.message)
-                return
-            await self.commit(effects)
+            await self.table_event(item, now)
         elif isinstance(item, Follow):
             pid, conn, req = item.pid, item.conn, item.req
             try:  # names first: a read the storage refuses is server/storage, and nothing changed
@@ -173,6 +178,17 @@ class TournamentTask:
             self.app.reply(conn, req, {"t": "ok"})
         else:  # pragma: no cover
             raise AssertionError(f"unknown tournament task item {item!r}")
+
+    async def table_event(self, item: TableEvent, now: float) -> None:
+        table, event = item.table, item.event
+        if event["t"] == "match_result" and "replay" not in event:
+            event = {**event, "replay": self.replay_id(table, event.get("record"))}
+        try:
+            effects = self.t.table_event(table, event, now)
+        except TournamentError as e:  # e.g. a result told twice after a restart: already recorded
+            log.info("tournament %s: table %s event %s refused: %s", self.id, table, event["t"], e.message)
+            return
+        await self.commit(effects)
 
     async def commit(self, effects: list, retry: bool = True) -> None:
         """Write the new log entries, with the rooms of the tables they open (one transaction: a table's
@@ -233,6 +249,14 @@ class TournamentTask:
         caused was done or sent)."""
         log.warning("tournament %s: a command's change could not be written; undone", self.id)
         self.t = Tournament.replay(await self.saved(lambda: self.app.store.tournament_log(self.db_id)))
+
+    def storage_changed(self, fault: str | None) -> None:
+        """A storage fault began (its clocks stand still) or ended (the pause is logged: ``Resumed``)."""
+        if fault is not None and self.paused_at is None:
+            self.paused_at = self.clock()
+        elif fault is None and self.paused_at is not None:
+            self.put(Resumed(self.paused_at, max(self.clock(), self.paused_at)))
+            self.paused_at = None
 
     async def saved(self, write):
         """``await write()``, tried again while the storage refuses it: the change is made in memory

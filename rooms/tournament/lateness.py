@@ -10,16 +10,46 @@ from __future__ import annotations
 from rooms.tournament import errors as E
 from rooms.tournament.errors import TournamentError
 from rooms.tournament.sanctions import lateness
-from rooms.tournament.states import DONE
+from rooms.tournament.states import DONE, PLAYING
 
 SEAT_EVENTS = ("seats", "seated")  # table events about who has taken their seat
 
 
 def due_start(tour, s) -> float:
     """The start lateness counts from for scheduled session ``s``: its announced time, or the end of
-    the session before when that ran over."""
+    the session before when that ran over; moved later by the storage pauses since (``paused``)."""
     prev = tour.sessions[s.index - 2].ended if s.index > 1 else None
-    return s.scheduled if prev is None else max(s.scheduled, prev)
+    start = s.scheduled if prev is None else max(s.scheduled, prev)
+    for begin, end in tour.pauses:
+        start = _after(start, begin, end)
+    return start
+
+
+def _after(x: float, begin: float, end: float) -> float:
+    """``x`` moved later by the part of the pause ``begin``..``end`` that came after it."""
+    return x if end <= x else x + end - max(begin, x)
+
+
+def paused(tour, begin: float, end: float, now: float) -> list:
+    """The server could not write its log from ``begin`` to ``end`` (a storage fault): nobody could
+    check in or take a seat, so that time does not count. The clocks that started before it (the
+    session's lateness, R98 第十三条(二)1, and the tables' time limits) move later by the part of it
+    after their start; a session whose start falls in it starts when it ends (``due_start``). Then
+    what is due now (the server made no automatic entry during the pause)."""
+    now = max(now, tour.last_now)
+    out = tour._commit({"k": "paused", "begin": begin, "end": end}, now)
+    return out + tour._run(now)
+
+
+def apply_paused(tour, e, now):
+    tour.pauses.append((e["begin"], e["end"]))
+    cur = tour._current()
+    if cur is not None:
+        cur.start = _after(cur.start, e["begin"], e["end"])
+        for t in cur.tables:
+            if t.state == PLAYING:
+                t.started = _after(t.started, e["begin"], e["end"])
+    return []
 
 
 def pressed_start(tour, s, now: float) -> float:
@@ -165,4 +195,5 @@ def opens(tour, s, now: float) -> bool:
     return tour._current() is None
 
 
-__all__ = ["SEAT_EVENTS", "seated", "apply_seated", "unseated", "due_start", "pressed_start", "late_entries", "cmd_checkin", "opens"]
+__all__ = ["SEAT_EVENTS", "seated", "apply_seated", "unseated", "due_start", "pressed_start", "late_entries", "cmd_checkin",
+           "opens", "paused", "apply_paused"]

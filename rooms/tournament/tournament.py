@@ -215,6 +215,7 @@ class Tournament:
         self.sessions = [Session(i + 1, self.config.start_of(i + 1)) for i in range(self.config.sessions)]
         self.tables: dict[str, Table] = {}
         self.sanctions = Sanctions()
+        self.pauses: list[tuple[float, float]] = []  # storage faults' (begin, end): lateness.paused
         self.cancel_reason: str | None = None
         return []
 
@@ -582,7 +583,7 @@ _APPLY = {
     "session_start": Tournament._apply_session_start, "table_start": Tournament._apply_table_start,
     "substitute": Tournament._apply_substitute, "time_up": Tournament._apply_time_up,
     "hand": Tournament._apply_hand, "seated": lateness.apply_seated, "table_end": Tournament._apply_table_end,
-    "session_end": Tournament._apply_session_end, "finish": Tournament._apply_finish,
+    "session_end": Tournament._apply_session_end, "finish": Tournament._apply_finish, "paused": lateness.apply_paused,
 }
 
 __all__ = ["Tournament", "Player", "Table", "Session", "REGISTERING", "RUNNING", "FINISHED", "CANCELLED",

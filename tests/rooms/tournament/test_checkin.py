@@ -291,3 +291,25 @@ def test_seats_are_not_counted_unless_the_server_reports_them():
     with pytest.raises(TournamentError) as err:
         t.table_event("1-1", {"t": "seated", "player": 7}, START + 2001)
     assert err.value.code == E.BAD_EVENT
+
+
+def test_a_storage_pause_over_the_start_moves_the_lateness_clock_and_the_time_limit():
+    """The server could not write from 2 min before the start to 3 min after it: the session starts
+    when the pause ends and counts lateness from then; a later pause of a running table moves its
+    time limit by its length; a replay does the same."""
+    from rooms.tournament.lateness import paused
+    from rooms.tournament.tournament import Tournament
+
+    t = scheduled(time_limit=30)
+    arrive_all_but(t, "d")
+    out = paused(t, START - 120, START + 180, START + 180)
+    assert events(out, "session_started")[0].msg["start"] == START + 180
+    t.handle("d", {"t": "checkin"}, START + 180 + 10 * 60)  # 13 min after the announced start
+    assert [(s["kind"], s["points"]) for s in t.sanctions.records] == [("warning", 0), ("late", 10)]
+    table = t.tables["1-1"]
+    assert table.state == "playing" and table.started == START + 780
+    paused(t, START + 900, START + 960, START + 960)
+    assert table.started == START + 840 and t.next_deadline() == START + 840 + 30 * 60
+    replayed = Tournament.replay(t.take_log())
+    assert replayed.tables["1-1"].started == START + 840
+    assert replayed.sessions[0].start == t.sessions[0].start == START + 240  # both pauses came after it

@@ -1,0 +1,65 @@
+"""A storage fault stops a tournament's clocks: no automatic sanction while the server cannot write, and
+the time it lasted does not count towards a player's lateness (R98 第十三条(二)1)."""
+
+import asyncio
+
+from rooms.tournament.tournament import Tournament
+from server.roomitems import TICK
+from tests.server.test_faults_tournament import stored
+
+FULL = "the database cannot be written (database or disk is full)"
+
+
+async def test_a_storage_fault_does_not_make_a_player_late_or_forfeit(server):
+    app, store = server.app, server.app.store
+    org = await server.client(name="ClockOrg")
+    ps = [await server.client(name=f"Clock{i}") for i in range(4)]
+    begin = int(app.now()) + 3  # (whole seconds: the players register and check in before it)
+    r = await org.request({"t": "tournament_create", "config": {"name": "Clock Cup", "hands": 1, "starts": [begin]}})
+    tid = r["tournament"]["id"]
+    for c in ps:
+        assert (await c.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "register"}}))["t"] == "ok"
+    for c in ps[:3]:  # the last one will come late
+        assert (await c.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "checkin"}}))["t"] == "ok"
+    ttask, late = app.tournaments[tid], ps[3]
+    for c in ps:  # every one online is taken to the table: the room reports each seat taken
+        await c.wait_for(lambda m: m.get("t") == "table", timeout=15)
+    (table,) = ttask.t.tables.values()
+    for _ in range(500):
+        if len(table.seated) == 4:
+            break
+        await asyncio.sleep(0.02)
+    assert len(table.seated) == 4 and table.state == "waiting"  # for the one not checked in
+    assert (await org.request({"t": "tournament", "tournament": tid}))["t"] == "tournament"  # all handled
+    start = ttask.t.sessions[0].start
+    assert start == begin
+    real, shift = app.now, [0.0]
+    ttask.clock = lambda: real() + shift[0]  # the tournament's clock (the tables play on the real one)
+    shift[0] = start + 300 - real()  # 5 minutes after the start the disk fills up
+    store._set_fault(FULL)
+    try:
+        shift[0] = start + 1200 - real()  # 20 minutes after the start: past the 15 of 自动弃权
+        ttask.put(TICK)  # its clock is looked at
+        r = await late.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "checkin"}})
+        assert r["t"] == "error" and r["code"] == "server/storage", r  # the server cannot take it
+        assert not ttask.t.sanctions.records  # nobody forfeited while the server could not write
+    finally:
+        store._set_fault(None)  # the fault lasted 15 minutes of the tournament's clock
+    for _ in range(500):  # the pause is logged
+        row = await stored(store, tid)
+        if any(e["k"] == "paused" for e in row["log"]):
+            break
+        await asyncio.sleep(0.02)
+    (paused,) = [e for e in row["log"] if e["k"] == "paused"]
+    assert paused["end"] - paused["begin"] >= 899
+    assert ttask.t.sessions[0].start == start + paused["end"] - paused["begin"]
+    r = await late.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "checkin"}})
+    assert r["t"] == "ok", r  # 5 minutes late, not 20: 警告 and −10, not 自动弃权
+    records = [(s["kind"], s["player"], s["points"]) for s in ttask.t.sanctions.records]
+    assert records == [("warning", late.player, 0), ("late", late.player, 10)], records
+    row = await stored(store, tid)
+    replayed = Tournament.replay(row["log"])  # a restart rebuilds the same clocks
+    assert replayed.sessions[0].start == ttask.t.sessions[0].start
+    assert replayed.view(org.player) == ttask.t.view(org.player)
+    for c in (org, *ps):
+        await c.drain()
