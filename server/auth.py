@@ -116,6 +116,8 @@ class Auth:
         remote = None  # cluster: the room the player is in on another node (docs/cluster.md "Presence")
         if self.cluster is not None and not isinstance(self.where.get(pid), RoomRef):
             remote = await self.cluster.player_room(pid)
+        if self.cluster is not None and remote is None and not isinstance(self.where.get(pid), RoomRef):
+            await self.cluster.quick.signed_in(pid)  # queued from another node: the place follows them
         if conn.closed:
             return
         conn.player, conn.name, conn.session = pid, name, session

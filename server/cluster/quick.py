@@ -67,6 +67,13 @@ return n
 """
 
 
+# KEYS: the queue. ARGV: player, entry, new entry: replaced only if it is still that entry.
+_SWAP = """
+if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then redis.call('HSET', KEYS[1], ARGV[1], ARGV[3]) return 1 end
+return 0
+"""
+
+
 class Mirror:
     """``app.quick`` on a cluster node: its own queued players, as last heard from Redis and the placer."""
 
@@ -122,6 +129,7 @@ class ClusterQuick:
         self.lease = Lease(self.redis, "quick", node.id, node.ttl)
         self._take = self.redis.register_script(_TAKE)
         self._drop = self.redis.register_script(_DROP)
+        self._swap = self.redis.register_script(_SWAP)
         self.told: dict[str, tuple] = {}  # the placer's last status per player (sent when it changes)
 
     async def start(self) -> None:
@@ -187,10 +195,40 @@ class ClusterQuick:
 
     async def _cancel(self, item: QuickCancel) -> None:
         pid, conn = item.pid, item.conn
+        if conn is None:  # the player went away (QUICK_GRACE): not if they came back on another node
+            await self._away(pid)
+            return
         removed = await self.redis.hdel(QUEUE, pid)
         self.mirror.drop(pid)
         if conn is not None:  # None: the player went away
             self.app.reply(conn, item.req, {"t": "ok"} if removed else codec.error(NOT_QUEUED, "you are not queued"))
+
+    async def _away(self, pid: str) -> None:
+        """A player of this node away for the grace period leaves the queue, unless their entry names
+        another node now (they signed in there: ``signed_in``)."""
+        self.mirror.drop(pid)
+        raw = await self.redis.hget(QUEUE, pid)
+        if raw is not None and unpack(raw)["node"] == self.node.id:
+            await self._drop(keys=[QUEUE], args=[pid, raw])
+
+    async def signed_in(self, pid: str) -> None:
+        """A player signing in here who is queued from another node keeps their place and time waited:
+        their entry names this node from now on (placements and statuses come here), if unchanged."""
+        try:
+            raw = await self.redis.hget(QUEUE, pid)
+            if raw is None:
+                return
+            entry = unpack(raw)
+            if entry["node"] != self.node.id and not await self._swap(
+                    keys=[QUEUE], args=[pid, raw, pack({**entry, "node": self.node.id})]):
+                return  # placed or cancelled meanwhile
+        except (OSError, RedisError) as e:  # the sign-in goes on; the place stays with the old node
+            log.warning("cluster: quick match: a queued player's place not moved (%s)", e)
+            return
+        key = (entry["type"], entry["hands"])
+        self.mirror.keys[pid], self.mirror.since[pid] = key, entry["since"]
+        self.mirror.counts.setdefault(key, 1)
+        self.told.pop(pid, None)  # (on the placer: the next status goes to the new node)
 
     async def entries(self) -> dict[str, dict]:
         raw = await self.redis.hgetall(QUEUE)

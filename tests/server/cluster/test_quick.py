@@ -100,3 +100,31 @@ async def test_entries_a_dead_placer_took_go_back_to_the_queue_unless_their_room
         assert not await r.exists(PLACING + "ghost")
     finally:
         await stop(a)
+
+
+async def test_a_queued_player_reconnecting_to_another_node_keeps_their_place_and_is_seated_there(
+        nodes, monkeypatch):
+    from server import connections
+    from server.cluster.keys import unpack
+
+    monkeypatch.setattr(connections, "QUICK_GRACE", 0.2)  # the old node's grace ends long before the table
+    a, b = nodes
+    mover = await a.client(name="Mover")
+    queued = await mover.request(HUMANS)
+    assert queued["t"] == "queued", queued
+    r = a.app.cluster.redis
+    since = unpack(await r.hget(QUEUE, mover.player))["since"]
+    await mover.close()
+    back = await b.client()
+    w = await back.request({"t": "resume", "token": mover.token})
+    assert w["t"] == "welcome" and w["queued"] == "guobiao", w  # still queued, now from B
+    entry = unpack(await r.hget(QUEUE, mover.player))
+    assert entry["node"] == b.app.cluster.id and entry["since"] == since  # the same place and time waited
+    await asyncio.sleep(0.5)  # A's grace for the closed connection ended: the place is not A's to drop
+    assert await r.hexists(QUEUE, mover.player)
+    others = [await a.client(name="A1"), await a.client(name="A2"), await b.client(name="B1")]
+    for c in others:
+        assert (await c.request(HUMANS))["t"] == "queued"
+    snaps = [await snapshot_of(c) for c in (back, *others)]
+    assert len({s["room"] for s in snaps}) == 1 and snaps[0]["you"]["seat"] is not None
+    assert sorted(snaps[0]["info"]["names"].values()) == ["A1", "A2", "B1", "Mover"]
