@@ -13,7 +13,8 @@ own CPU and every core's busy time are printed: on a two-core machine it compete
    nodes (a table's four seats on one node, tables alternating), ``--rounds`` times, the order swapped
    each round. Printed: actions/s, p99 action -> all seats, the CPU of the nodes, of the generator and of
    PostgreSQL and Redis together, each also in µs per action (the figure a loaded machine leaves
-   comparable); the ratio of the 2-node mean to the 1-node mean.
+   comparable), the nodes' group commits a second and room writes per commit (their /metrics); the
+   ratio of the 2-node mean to the 1-node mean.
 2. Cross-node latency: 4 nodes, ``--cross-tables`` paced tables (``--rate`` actions/s each) whose four
    seats sit on four different nodes, against the same tables with all four seats on one node (tables
    spread over the nodes), alternating, ``--rounds`` times. Printed: p50/p99 of each and the p99 ratio.
@@ -118,6 +119,21 @@ class Cluster:
     def cpu(self) -> float:
         return sum(n.cpu_seconds() for i, n in enumerate(self.nodes) if i not in self.dead)
 
+    def commits(self) -> tuple[float, float]:
+        """(group commits, room writes in them) of the live nodes so far, from their /metrics."""
+        import urllib.request
+        commits = writes = 0.0
+        for i, node in enumerate(self.nodes):
+            if i in self.dead:
+                continue
+            with urllib.request.urlopen(f"http://127.0.0.1:{node.port}/metrics", timeout=10) as f:
+                for line in f.read().decode().splitlines():
+                    if line.startswith("guobiao_commit_seconds_count "):
+                        commits += float(line.split()[1])
+                    elif line.startswith("guobiao_commit_writes_total "):
+                        writes += float(line.split()[1])
+        return commits, writes
+
     def problems(self) -> int:
         return sum(len(n.log_problems()) for n in self.nodes)
 
@@ -152,11 +168,13 @@ async def measure(cluster: Cluster, gen: Generator, args, svc: Services) -> dict
     gc.disable()
     try:
         await asyncio.sleep(args.warmup)
+        m0 = await asyncio.to_thread(cluster.commits)
         c0, g0, w0, k0, s0 = cluster.cpu(), os.times(), time.monotonic(), core_times(), svc.cpu()
         gen.begin()
         await asyncio.sleep(args.duration)
         gen.end()
         c1, g1, w1, k1, s1 = cluster.cpu(), os.times(), time.monotonic(), core_times(), svc.cpu()
+        m1 = await asyncio.to_thread(cluster.commits)
     finally:
         gc.enable()
     await asyncio.sleep(1.5)
@@ -168,6 +186,8 @@ async def measure(cluster: Cluster, gen: Generator, args, svc: Services) -> dict
             "nodes_cpu_pct": 100 * (c1 - c0) / wall,
             "generator_cpu_pct": 100 * ((g1.user + g1.system) - (g0.user + g0.system)) / wall,
             "services_cpu_pct": 100 * (s1 - s0) / wall,  # PostgreSQL and Redis
+            "commits_per_s": (m1[0] - m0[0]) / wall,  # the nodes' group commits of the log
+            "writes_per_commit": (m1[1] - m0[1]) / (m1[0] - m0[0]) if m1[0] > m0[0] else 0.0,
             "core_busy_pct": {c: round(v, 1) for c, v in busy_pct(k0, k1).items()},
             "errors": dict(gen.errors)}
 
@@ -185,6 +205,7 @@ def show(label: str, r: dict) -> None:
     print(f"  {label:<22} {r['actions_per_s']:9.1f} actions/s  p50 {lat['p50']} ms  p99 {lat['p99']} ms  "
           f"nodes CPU {r['nodes_cpu_pct']:.0f} %  generator CPU {r['generator_cpu_pct']:.0f} %  "
           f"PostgreSQL+Redis CPU {r['services_cpu_pct']:.0f} %  µs CPU/action: {per_action(r)}  "
+          f"commits {r['commits_per_s']:.0f}/s, {r['writes_per_commit']:.1f} room writes each  "
           f"cores busy {r['core_busy_pct']} %  errors {sum(r['errors'].values())} {r['errors'] or ''}", flush=True)
 
 
