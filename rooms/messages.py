@@ -187,7 +187,8 @@ class RoomMessages:
         seq = _UNSENT if final is None else final[0]
         clock = at.clock if final is None else final[1]  # the same for every recipient (messages are not changed)
         shared = _shared(events)
-        owners = {gm.player_in(ev["seat"], ev["hand"]) for ev, x in zip(events, shared) if x is _OWN and "seat" in ev}
+        owners = () if _OWN not in shared else {
+            gm.player_in(ev["seat"], ev["hand"]) for ev, x in zip(events, shared) if x is _OWN and "seat" in ev}
         built: dict = {}  # legal actions (by id) -> the message of every seat with these legal actions and no own event
         match = at.match if at.phase == PLAYING else None
         humans = at.humans

@@ -302,7 +302,7 @@ class App(Connections, Auth, Frames, Commands, Lobby, Events, Replays, Api):
         ``msg`` encoded once for the several players who get it."""
         conn = self.conns.get(pid)
         if conn is not None:
-            if conn.wants(msg):
+            if conn.snapshot_due is None or conn.wants(msg):
                 if shared is None:
                     conn.push(msg)
                 else:
