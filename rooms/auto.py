@@ -78,10 +78,13 @@ class RoomTimers:
                     out.append((self.between_started + cfg.bot_delay, automatic[0], entry, (automatic[0],)))
                 out.append((self.between_started + cfg.between_time, 4 + waiting[0], entry, (waiting[0], "timeout")))
         members = self.members
-        for seat, s in enumerate(self.seats):
-            mem = members.get(s.id) if s.bot is None else None
-            if mem is not None and not mem.connected and self.auto[seat] is None:
-                out.append((clock.grace_over(mem.since, cfg.grace), 20 + seat, _gone, (seat,)))
+        for m in members.values():
+            if not m.connected:  # a disconnected seat goes to 托管 after the grace (most often all are here)
+                for seat, s in enumerate(self.seats):
+                    mem = members.get(s.id) if s.bot is None else None
+                    if mem is not None and not mem.connected and self.auto[seat] is None:
+                        out.append((clock.grace_over(mem.since, cfg.grace), 20 + seat, _gone, (seat,)))
+                break
         return out
 
     def paused(self, seconds: float, now: float) -> list[Applied]:
