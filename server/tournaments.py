@@ -30,7 +30,7 @@ from server import botzone, codec
 from server.cluster import lobby as cluster_lobby
 from server.roomtask import next_item, table_report
 from server.roomitems import TICK, Command, Follow, Stop, System, TableEvent, Tick, Unfollow, ViewAsked
-from server.store import StorageError
+from server.store import STORAGE, StorageError
 from server.store_sql import Fenced
 from server.taskfail import Failures, moved
 
@@ -83,6 +83,10 @@ class TournamentTask:
         """Queue an item (server.roomitems) for the task."""
         if isinstance(item, Stop) and self.retrying and self.task is not None:
             self.task.cancel()  # its write may never land; nobody saw what it held
+            return
+        if type(item) is Command and self.retrying:  # it would wait behind a write the storage refuses
+            self.app.reply(item.conn, item.req, codec.error(STORAGE, "the tournament waits for the database to"
+                                                                     " take its writes; try again later"))
             return
         self.queue.put_nowait(item)
 

@@ -63,3 +63,42 @@ async def test_a_storage_fault_does_not_make_a_player_late_or_forfeit(server):
     assert replayed.view(org.player) == ttask.t.view(org.player)
     for c in (org, *ps):
         await c.drain()
+
+
+async def test_a_command_to_a_tournament_waiting_for_its_write_is_answered_at_once(server, monkeypatch, caplog):
+    """A session's start waits for its write, which the storage refuses: a command meanwhile is answered
+    server/storage at once (not when the write lands) and changes nothing; once the write lands the
+    same command works."""
+    from server import tournaments
+    from tests.server.test_faults_tournament import failing_writes
+
+    monkeypatch.setattr(tournaments, "RETRY_MAX", 0.3)
+    app = server.app
+    org = await server.client(name="WaitOrg")
+    ps = [await server.client(name=f"Wait{i}") for i in range(4)]
+    begin = int(app.now()) + 3  # (whole seconds: the players register and check in before it)
+    r = await org.request({"t": "tournament_create", "config": {"name": "Wait Cup", "hands": 1, "starts": [begin]}})
+    tid = r["tournament"]["id"]
+    for c in ps:
+        for cmd in ("register", "checkin"):
+            assert (await c.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": cmd}}))["t"] == "ok"
+    times = [10**6]
+    failed = failing_writes(monkeypatch, times)
+    ttask = app.tournaments[tid]
+    for _ in range(600):  # the session started in memory; its write is refused, and tried again
+        if ttask.retrying:
+            break
+        await asyncio.sleep(0.05)
+    assert failed and ttask.retrying
+    warn = {"t": "sanction", "player": ps[0].player, "kind": "warning", "reason": "noise"}
+    before = (ttask.t.tseq, len(ttask.t.sanctions.records))
+    r = await org.request({"t": "tournament_cmd", "tournament": tid, "cmd": warn}, timeout=5)
+    assert r["t"] == "error" and r["code"] == "server/storage", r
+    assert (ttask.t.tseq, len(ttask.t.sanctions.records)) == before
+    times[0] = 0  # the storage takes writes again
+    for c in ps:
+        await c.wait_for(lambda m: m.get("t") == "table", timeout=15)
+    assert (await org.request({"t": "tournament_cmd", "tournament": tid, "cmd": warn}))["t"] == "ok"
+    for c in (org, *ps):
+        await c.drain()
+    caplog.clear()
