@@ -449,7 +449,10 @@ class RoomTask(RoomRef):
         for s in self.room.info(False)["seats"]:
             if s is not None and s["bot"] is None:
                 ids.add(s["id"])
-        self.names.update(await self.app.display_names(ids - self.names.keys()))
+        try:
+            self.names.update(await self.app.display_names(ids - self.names.keys()))
+        except StorageError as e:  # the entries are written: they go out with the names known (the rest later)
+            log.warning("room %s: names not read: %s", self.id, e.message)
         if self.summary is not None:
             self.summary["names"] = self._names_of(self.summary["seats"], ())
 

@@ -41,3 +41,30 @@ async def test_learn_names_during_a_database_outage_answers_storage_and_changes_
     assert app.following[q.player] is ttask
     assert (await q.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "register"}}))["t"] == "ok"
     assert not [m for c in (org, q) for m in c.frames if m.get("code") == "server/internal"]
+
+
+async def test_a_room_that_cannot_read_names_still_sends_what_it_wrote(server, monkeypatch):
+    """A change of seats whose players' names cannot be read (the database out of reach) is written:
+    its messages and its ok go out (with the names known), never server/internal."""
+    app, store = server.app, server.app.store
+    host, away = await server.client(name="RoomHost"), await server.client(name="RoomAway")
+    snap = await host.request({"t": "create", "config": {"hands": 4, "private": True}})
+    assert (await away.request({"t": "join", "code": snap["info"]["invite"]}))["t"] == "ok"
+    task = app.rooms[snap["room"]]
+    await away.close()
+    for _ in range(500):
+        if away.player not in app.conns:
+            break
+        await asyncio.sleep(0.01)
+    assert away.player not in app.conns and away.player in task.members  # seated, offline
+    task.names.pop(away.player)  # not known yet, as after a restart
+
+    async def outage(*args, **kw):
+        raise sqlite3.OperationalError(IO_ERROR)
+
+    monkeypatch.setattr(store, "fetchall", outage)
+    r = await host.request({"t": "add_bot", "level": "random"})
+    assert r["t"] == "ok", r
+    room = [m for m in host.frames[:host.frames.index(r)] if m.get("t") == "room"][-1]  # before its ok
+    assert sum(1 for s in room["info"]["seats"] if s is not None and s["bot"] is not None) == 1
+    assert not [m for m in host.frames if m.get("code") == "server/internal"]
