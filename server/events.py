@@ -71,6 +71,8 @@ class Events:
         except Exception:
             log.exception("tournament %s could not be restored; left as it is", r["code"])
             return None
+        if self.cluster is not None:  # its tables' rooms, claimed and restored here first
+            await self.cluster.tourneys.tables(list(r["tables"].values()))
         task = TournamentTask(self, r["id"], t, len(r["log"]), r["tables"])
         for key, code in r["tables"].items():
             room = self.rooms.get(code)

@@ -73,7 +73,10 @@ class Takeover:
     async def recover(self) -> None:
         """At the node's start: the open rooms of the database whose lease it can take (the rooms of live
         nodes stay with them). Each room's log is read only once its lease is this node's."""
-        await self.restore([r["code"] for r in await self.app.store.open_room_codes()], announce=False)
+        from server.cluster.tourney import table_codes  # (it builds on this module)
+        tables = await table_codes(self.app.store)  # they come back with their tournament, if it is ours
+        await self.restore([r["code"] for r in await self.app.store.open_room_codes() if r["code"] not in tables],
+                           announce=False)
 
     async def restore(self, ids: list[str], announce: bool = True, came_from: str | None = None) -> list[str]:
         """Claim and restore ``ids`` here, ``BATCH`` at a time, each batch announced to every node as soon

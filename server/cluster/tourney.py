@@ -244,8 +244,7 @@ class ClusterTournaments:
         if not await takeover.claim_tournament(r["code"], r["id"]):
             return False
         row = await self.app.store.open_tournament(r)
-        await self._tables(list(row["tables"].values()))
-        task = await self.app.restore_tournament(row)
+        task = await self.app.restore_tournament(row)  # its tables first (``tables``)
         if task is None:  # not restorable (logged): given back
             lease = takeover.tournaments.pop(r["code"])
             self.node.renewer.remove(lease)
@@ -257,7 +256,7 @@ class ClusterTournaments:
         log.warning("cluster: took tournament %s over", task.id)
         return True
 
-    async def _tables(self, rooms: list[str]) -> None:
+    async def tables(self, rooms: list[str]) -> None:
         """A tournament's open tables restored here. The dead node's leases expire one by one: a table
         whose lease is still held is tried again, for up to 2 ttls (closed tables hold none)."""
         loop = asyncio.get_running_loop()
@@ -275,3 +274,11 @@ class ClusterTournaments:
                 return
             if todo:
                 await asyncio.sleep(self.node.ttl / 4)
+
+
+async def table_codes(store) -> set[str]:
+    """The rooms of the open tournaments' tables: a starting node restores them only with their
+    tournament (``Events.restore_tournament``), so that both run on one node."""
+    rows = await store.fetchall("SELECT tt.room FROM tournament_tables tt JOIN tournaments t"
+                                " ON t.id = tt.tournament_id WHERE t.closed_at IS NULL")
+    return {r["room"] for r in rows}

@@ -8,6 +8,7 @@ import asyncio
 import random
 
 import pytest
+import redis.asyncio as aioredis
 
 from server.cluster.lease import holder
 from tests.server.client import play
@@ -117,3 +118,34 @@ async def test_a_dead_nodes_tournament_is_taken_over_by_a_running_node_and_goes_
         assert second["room"] in b.app.rooms
     finally:
         await stop(b)
+
+
+async def test_a_starting_node_restores_a_tournament_table_only_with_its_tournament(pg_url, redis_url):
+    a = await node(pg_url, redis_url, ttl=1.0)
+    c = None
+    try:
+        org = await a.client(name="Org")
+        tid = await cup(org)
+        player = await a.client(name="Player")
+        await register(player, tid)
+        assert (await org.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "start"}}))["t"] == "ok"
+        room = (await player.wait_for(lambda m: m.get("t") == "table", timeout=15))["room"]
+        await crash(a)
+        check = aioredis.Redis.from_url(redis_url)
+        try:
+            # another node holds the tournament (a live owner, as far as a starting node can tell)
+            await check.set("gb:lease:tournament:" + tid, "elsewhere:999999", px=60_000)
+            for _ in range(100):  # the dead node's room lease expires
+                if not await check.exists("gb:lease:room:" + room):
+                    break
+                await asyncio.sleep(0.05)
+            c = await node(pg_url, redis_url, ttl=1.0)
+            assert room not in c.app.rooms and tid not in c.app.tournaments  # the table stays with its tournament
+            await check.delete("gb:lease:tournament:" + tid)  # that owner is gone: C takes both, together
+            await eventually(lambda: tid in c.app.tournaments and room in c.app.rooms, timeout=20)
+            assert c.app.rooms[room].tournament[0] is c.app.tournaments[tid]
+        finally:
+            await check.aclose()
+    finally:
+        if c is not None:
+            await stop(c)
