@@ -59,11 +59,10 @@ def serve(args) -> int:
 
     def ready(port: int) -> None:
         host = f"[{args.host}]" if ":" in args.host else args.host
-        print(f"Guobiao is serving on http://{host}:{port}/ (websocket: ws://{host}:{port}/ws)", flush=True)
         loop = "uvloop" if type(asyncio.get_running_loop()).__module__.startswith("uvloop") else "asyncio"
-        print(f"database: {redact(args.db)}; event loop: {loop}; stop with Ctrl-C", flush=True)
-        if args.cluster is not None:
-            print(f"cluster node: {redact(args.cluster)}", flush=True)
+        say([f"Guobiao is serving on http://{host}:{port}/ (websocket: ws://{host}:{port}/ws)",
+             f"database: {redact(args.db)}; event loop: {loop}; stop with Ctrl-C",
+             *([f"cluster node: {redact(args.cluster)}"] if args.cluster is not None else [])])
         if (note := client_missing(settings.client)) is not None:  # once serving: a fault that stops it says only that
             print(note, file=sys.stderr, flush=True)
 
@@ -93,6 +92,13 @@ def serve(args) -> int:
         print(f"serve: {e}", file=sys.stderr)
         return 2
     return 0
+
+
+def say(lines: list[str]) -> None:
+    """Lines to stdout in one write: the workers of ``--workers`` share it, and a pipe keeps a write of
+    up to 4 KiB whole, where print's text and newline (two writes, unbuffered) could mingle with another's."""
+    sys.stdout.write("".join(line + "\n" for line in lines))
+    sys.stdout.flush()
 
 
 def client_dir(arg: str | None) -> Path:
