@@ -191,7 +191,8 @@ def step(m: MatchState, player: int, action) -> tuple[MatchState, list[dict]]:
         raise ActionError(MALFORMED, f"player must be 0..3, got {player!r}")
     _check_current(m, action)
     if m.phase == PLAYING:
-        hand, events = hand_state.step(m.hand, m.seat_of(player), action)
+        # check() and _check_current() above: the action is well formed and answers m.seq == m.hand.seq
+        hand, events = hand_state.checked_step(m.hand, m.seat_of(player), action)
         n = m.copy()
         n.hand, n.seq = hand, hand.seq
         _tag(events, n.number)

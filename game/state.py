@@ -315,6 +315,12 @@ def step(state: HandState, seat: int, action) -> tuple[HandState, list[dict]]:
         check(action)
         if action.seq is not None and action.seq != state.seq:
             raise ActionError(STALE, f"action answers seq {action.seq}, the hand is at seq {state.seq}")
+    return checked_step(state, seat, action)
+
+
+def checked_step(state: HandState, seat: int, action) -> tuple[HandState, list[dict]]:
+    """``step`` for an action already checked (``game.actions.check``) and found to answer the state's
+    ``seq`` (game.match.step checks both for the match before it steps the hand)."""
     if seat.__class__ is not int or not 0 <= seat <= 3:
         raise ActionError(MALFORMED, f"seat must be 0..3, got {seat!r}")
     if state.phase == OVER:

@@ -163,3 +163,25 @@ def test_cli_simulate_and_replay(tmp_path, capsys):
     assert cli(["replay", str(dump)]) == 1
     dump.write_text('{"type": "action", "player": 0, "action": {"a": "pass"}}\n')
     assert cli(["replay", str(dump)]) == 2
+
+
+def test_a_match_step_checks_the_action_once(monkeypatch):
+    """game.match.step checks an action (its form, and that it answers the match's seq, which is the
+    hand's) before stepping the hand, which then does not check it again; a stale one is still refused."""
+    from game import state as hand_state
+    from game.actions import from_dict, to_dict
+
+    calls = []
+    check = hand_state.check
+    monkeypatch.setattr(hand_state, "check", lambda a: calls.append(a) or check(a))
+    m, _ = M.start_match(Rules(min_fan=0), seed=3)
+    p = M.pending(m)[0]
+    action = from_dict({**to_dict(M.legal_actions(m, p)[0]), "seq": m.seq})  # a client's: not a shared instance
+    with pytest.raises(ActionError) as e:
+        M.step(m, p, with_seq(action, m.seq - 1))
+    assert e.value.code == STALE
+    n, _ = M.step(m, p, action)
+    assert n.seq == m.seq + 1 and calls == []
+    # Stepped on its own, the hand checks what it is given.
+    hand_state.step(m.hand, m.seat_of(p), action)
+    assert calls == [action]
