@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 log = logging.getLogger("guobiao.cluster")
 
 FOLLOWERS = "gb:tfollow:"  # + tournament code: hash player id -> the node of their websocket
+LAST = "gb:tplayer:"  # + player id: the tournament they last sent a frame to from another node
+LAST_KEPT = 7 * 86_400  # seconds that key outlives the last such frame
 
 
 class TournamentProxy(ProxyConn):
@@ -112,6 +114,20 @@ class ClusterTournaments:
             body = {"k": "titem", "from": self.node.id, "tournament": old[1], "type": "Unfollow", "pid": pid}
             self.node.send(old[0], body)
 
+    async def signed_in(self, pid: str) -> None:
+        """A player signing in here: the owner of the tournament they last used from another node sends
+        its pushes and their next ``table`` here from now on."""
+        try:
+            code = text(await self.redis.get(LAST + pid))
+            owner = await self.owner(code) if code else None
+        except (OSError, RedisError) as e:
+            log.warning("cluster: a tournament player's node not told (%s)", e)
+            return
+        if owner is not None:
+            self.remote[pid] = (owner, code)
+            self.node.send(owner, {"k": "titem", "from": self.node.id, "tournament": code, "type": "Here",
+                                   "pid": pid})
+
     def _table(self, body: dict) -> None:
         """The owner seated a player of this node at a table: told, then joined to its room there."""
         pid, room = body["pid"], body["room"]
@@ -162,6 +178,9 @@ class ClusterTournaments:
             self.node._ops.put_nowait(lambda: self.redis.hdel(FOLLOWERS + code, pid))
             return
         self.node._ops.put_nowait(lambda: self.redis.hset(FOLLOWERS + code, pid, origin))
+        self.node._ops.put_nowait(lambda: self.redis.set(LAST + pid, code, ex=LAST_KEPT))
+        if kind == "Here":  # the player's websocket moved to ``origin``: the stand-in points there now
+            return
         if kind == "Follow":
             self.app.follow(pid, task, proxy, req)
         else:

@@ -149,3 +149,25 @@ async def test_a_starting_node_restores_a_tournament_table_only_with_its_tournam
     finally:
         if c is not None:
             await stop(c)
+
+
+async def test_a_tournament_player_who_resumes_on_a_third_node_is_told_their_table_there(pg_url, redis_url):
+    a = await node(pg_url, redis_url)
+    b = await node(pg_url, redis_url)
+    c = await node(pg_url, redis_url)
+    try:
+        org = await a.client(name="Org")
+        tid = await cup(org)
+        player = await b.client(name="Wanderer")
+        await register(player, tid)
+        await player.close()
+        back = await c.client()  # a node the player never used for the tournament
+        assert (await back.request({"t": "resume", "token": player.token}))["t"] == "welcome"
+        await eventually(lambda: a.app.cluster.tourneys.proxies[player.player].node == c.app.cluster.id)
+        assert (await org.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "start"}}))["t"] == "ok"
+        table = await back.wait_for(lambda m: m.get("t") == "table", timeout=15)
+        snap = await back.wait_for(lambda m: m.get("t") == "snapshot" and m["room"] == table["room"])
+        assert snap["you"]["seat"] is not None and table["room"] in a.app.rooms
+    finally:
+        for n in (c, b, a):
+            await stop(n)
