@@ -29,10 +29,12 @@ async def test_one_holder_at_a_time(r):
 
 
 async def test_lease_expires_after_the_owner_stops_renewing_and_another_node_takes_over(r):
-    a, b = Lease(r, "room:r2", "A", ttl=0.3), Lease(r, "room:r2", "B", ttl=0.3)
+    # a ttl of 1 s: B's first try must come while A's lease lasts (0.3 s let a stall of a loaded machine
+    # between the two calls expire it first)
+    a, b = Lease(r, "room:r2", "A", ttl=1.0), Lease(r, "room:r2", "B", ttl=1.0)
     first = await a.acquire()
     assert await b.acquire() is None
-    await asyncio.sleep(0.4)  # A stopped renewing (killed)
+    await asyncio.sleep(1.1)  # A stopped renewing (killed)
     assert not a.owned  # its own deadline passed too: it no longer acts as the owner
     second = await b.acquire()
     assert second is not None and second > first  # the fencing token only grows
@@ -42,19 +44,19 @@ async def test_lease_expires_after_the_owner_stops_renewing_and_another_node_tak
 
 
 async def test_renewing_keeps_the_lease_past_its_ttl(r):
-    # A renewal every 0.3 s for a ttl of 0.9 s: a loaded machine may delay one by 0.6 s (a ttl of 0.3 s
-    # let a 0.2 s stall lose the lease).
-    a, b = Lease(r, "room:r3", "A", ttl=0.9), Lease(r, "room:r3", "B", ttl=0.9)
+    # A renewal every 0.5 s for a ttl of 1.5 s: a loaded machine may delay one by 1 s (a ttl of 0.3 s
+    # let a 0.2 s stall lose the lease, one of 0.9 s a 0.6 s stall).
+    a, b = Lease(r, "room:r3", "A", ttl=1.5), Lease(r, "room:r3", "B", ttl=1.5)
     await a.acquire()
     lost = []
     keeper = asyncio.create_task(a.keep(lambda: lost.append(True)))
     try:
-        await asyncio.sleep(2.0)  # more than two ttls
+        await asyncio.sleep(3.2)  # more than two ttls
         assert a.owned and not lost
         assert await b.acquire() is None
     finally:
         keeper.cancel()
-    await asyncio.sleep(1.0)
+    await asyncio.sleep(1.6)
     assert await b.acquire() is not None  # once renewing stopped, it expired
 
 
@@ -75,7 +77,7 @@ async def test_keeper_reports_a_lease_taken_by_another_node(r):
     lost = asyncio.Event()
     keeper = asyncio.create_task(a.keep(lost.set, every=0.05))
     await r.set("gb:lease:room:r5", "B:99", px=5000)  # stolen: e.g. A was paused past its expiry
-    await asyncio.wait_for(lost.wait(), 2.0)
+    await asyncio.wait_for(lost.wait(), 10.0)
     await keeper
     assert not a.owned and a.token is None
 
