@@ -144,7 +144,7 @@ class ClusterTournaments:
     def _moved(self, body: dict) -> None:
         """A tournament moved to another node: what was sent to the old one is answered server/moved."""
         code, owner = body["tournament"], body["owner"]
-        for pid, (old, c) in list(self.remote.items()):
+        for pid, (_, c) in list(self.remote.items()):
             if c == code:
                 self.remote[pid] = (owner, code)
         node = self.node
