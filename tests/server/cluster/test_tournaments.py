@@ -91,8 +91,8 @@ async def test_a_player_on_another_node_registers_plays_and_a_follower_there_see
 
 
 async def test_a_dead_nodes_tournament_is_taken_over_by_a_running_node_and_goes_on(pg_url, redis_url):
-    a = await node(pg_url, redis_url, ttl=1.0)
-    b = await node(pg_url, redis_url, ttl=1.0)
+    a = await node(pg_url, redis_url, ttl=2.0)
+    b = await node(pg_url, redis_url, ttl=2.0)
     try:
         org = await a.client(name="Org")
         tid = await cup(org, {"sessions": 2})
@@ -121,7 +121,7 @@ async def test_a_dead_nodes_tournament_is_taken_over_by_a_running_node_and_goes_
 
 
 async def test_a_starting_node_restores_a_tournament_table_only_with_its_tournament(pg_url, redis_url):
-    a = await node(pg_url, redis_url, ttl=1.0)
+    a = await node(pg_url, redis_url, ttl=2.0)
     c = None
     try:
         org = await a.client(name="Org")
@@ -139,7 +139,7 @@ async def test_a_starting_node_restores_a_tournament_table_only_with_its_tournam
                 if not await check.exists("gb:lease:room:" + room):
                     break
                 await asyncio.sleep(0.05)
-            c = await node(pg_url, redis_url, ttl=1.0)
+            c = await node(pg_url, redis_url, ttl=2.0)
             assert room not in c.app.rooms and tid not in c.app.tournaments  # the table stays with its tournament
             await check.delete("gb:lease:tournament:" + tid)  # that owner is gone: C takes both, together
             await eventually(lambda: tid in c.app.tournaments and room in c.app.rooms, timeout=20)
