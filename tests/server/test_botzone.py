@@ -81,6 +81,19 @@ async def test_reference_bot_plays_whole_matches_against_builtin_bots(tmp_path, 
         await running.app.stop()
 
 
+def own_draws(actions, seat: int) -> int:
+    """The seat's discards that followed one of its draws: all of them but those right after its own
+    chow or pung (how many pungs a random match gives the bot is chance)."""
+    n, claimed = 0, False
+    for p, a in actions:
+        if p != seat:
+            continue
+        if a["a"] == "discard":
+            n += not claimed
+        claimed = a["a"] in ("chow", "pung")
+    return n
+
+
 @pytest.mark.parametrize("mode,kind", [("sleep", "late"), ("garbage", "bad"), ("exit", "bad"),
                                        ("flood", "bad"), ("illegal", "bad")])
 async def test_broken_bot_is_replaced_safely_each_time(tmp_path, mode, kind):
@@ -92,10 +105,10 @@ async def test_broken_bot_is_replaced_safely_each_time(tmp_path, mode, kind):
     try:
         task, info = await match_with_bot(running, f"greedy-{mode}", flowers=(mode == "exit"))
         faults = info["seats"][1]["faults"]
-        draws = sum(1 for p, a in task.room.finished[-1]["actions"] if p == 1 and a["a"] == "discard")
-        # every own turn (a draw) went wrong: its discard was the safe one (a discard after a pung is not);
-        # on a loaded machine a restarted bot may also be late
-        assert faults.get(kind, 0) >= 1 and faults.get("late", 0) + faults.get("bad", 0) >= draws - 4 > 0, (faults, draws)
+        draws = own_draws(task.room.finished[-1]["actions"], 1)
+        # every own turn after a draw went wrong: its discard was the safe one (a discard after the bot's
+        # own pung is not a draw's); on a loaded machine a restarted bot may also be late
+        assert faults.get(kind, 0) >= 1 and faults.get("late", 0) + faults.get("bad", 0) >= draws > 0, (faults, draws)
         server = task.bots.faults[1]
         if mode in ("exit", "sleep", "flood"):
             # started again in the middle of a hand with its history, and it went on
