@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from redis.exceptions import RedisError
 
 from server import codec
-from server.cluster.cancel import end_if_cancelled
+from server.cluster.cancel import every
 from server.cluster.keys import NODE_LEASE, NODES, OWNED, ROOM_LEASE, ROOMS, STREAM, TOURNAMENT_LEASE, text
 from server.cluster.lease import PREFIX, Lease, acquire_many, holder
 from server.cluster.remote import RemoteRoom
@@ -149,17 +149,12 @@ class Takeover:
     async def watch(self) -> None:
         """Every quarter ttl: the rooms of nodes found dead (their node's lease expired), and now and
         then every open room whose lease expired, are taken over (docs/cluster.md "Failover")."""
-        while True:
-            await asyncio.sleep(self.node.ttl / 4)
+
+        async def round_() -> None:
             self._rounds += 1
-            try:
-                await self.take_over(orphans=self._rounds % ORPHANS_EVERY == 0)
-                end_if_cancelled()
-            except (OSError, RedisError, StorageError) as e:
-                end_if_cancelled()
-                log.warning("cluster: looking for rooms to take over failed (%s)", e)
-            except Exception:
-                log.exception("cluster: taking rooms over failed")
+            await self.take_over(orphans=self._rounds % ORPHANS_EVERY == 0)
+
+        await every(self.node.ttl / 4, round_, "looking for rooms to take over")
 
     async def take_over(self, orphans: bool = True) -> list[str]:
         """Restore here the rooms of dead nodes, and with ``orphans`` every open room nobody holds the

@@ -17,13 +17,12 @@ from typing import TYPE_CHECKING
 from redis.exceptions import RedisError
 
 from server import codec
-from server.cluster.cancel import end_if_cancelled
+from server.cluster.cancel import every
 from server.cluster.keys import ROOM_LEASE, TOURNAMENT_LEASE, text
 from server.cluster.lease import PREFIX, holder
 from server.cluster.remote import ProxyConn, RemoteReq, RemoteRoom
 from server.errors import MOVED, NO_TOURNAMENT
 from server.roomitems import Command, Leave, RoomRef, Unfollow
-from server.store_sql import StorageError
 
 if TYPE_CHECKING:
     from server.cluster.node import ClusterNode
@@ -230,16 +229,7 @@ class ClusterTournaments:
 
     async def watch(self) -> None:
         """Every quarter ttl: open tournaments whose lease expired (their node died) are taken over."""
-        while True:
-            await asyncio.sleep(self.node.ttl / 4)
-            try:
-                await self.take_over()
-                end_if_cancelled()
-            except (OSError, RedisError, StorageError) as e:
-                end_if_cancelled()
-                log.warning("cluster: looking for tournaments to take over failed (%s)", e)
-            except Exception:
-                log.exception("cluster: taking tournaments over failed")
+        await every(self.node.ttl / 4, self.take_over, "looking for tournaments to take over")
 
     async def take_over(self) -> list[str]:
         """The open tournaments nobody holds the lease of, restored here with their tables' rooms."""

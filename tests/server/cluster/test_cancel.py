@@ -56,3 +56,39 @@ async def test_a_node_whose_reader_had_its_cancel_eaten_still_stops(pg_url, redi
     assert "did not end in time" not in caplog.text
     reader = [t for t in cluster.tasks if t.get_name().endswith(" reader")]
     assert reader and all(t.done() for t in reader)
+
+
+async def test_a_watch_goes_on_after_failures_and_ends_on_a_cancel_its_step_ate(caplog):
+    # The takeover watches of rooms and tournaments share this loop: a failure of Redis, the database or
+    # a bug is logged and the next round runs; a cancel ends it even when the step swallowed it.
+    from redis.exceptions import ConnectionError as RedisDown
+
+    from server.cluster.cancel import every
+    from server.store_sql import StorageError
+
+    rounds = []
+
+    async def step() -> None:
+        rounds.append(len(rounds))
+        if len(rounds) == 1:
+            raise RedisDown("redis is down")
+        if len(rounds) == 2:
+            raise StorageError("database is down")
+        if len(rounds) == 3:
+            raise KeyError("a bug")
+        if len(rounds) == 5:
+            asyncio.current_task().cancel()
+            try:
+                await asyncio.sleep(1)
+            except asyncio.CancelledError:
+                pass  # eaten, as redis-py can
+
+    with caplog.at_level(logging.WARNING, logger="guobiao.cluster"):
+        task = asyncio.get_running_loop().create_task(every(0.01, step, "looking for things"))
+        done, _ = await asyncio.wait({task}, timeout=10)
+    assert done and task.cancelled() and len(rounds) == 5
+    logged = [r.getMessage() for r in caplog.records]
+    assert logged[:2] == ["cluster: looking for things failed (redis is down)",
+                          "cluster: looking for things failed (database is down)"]
+    assert logged[2] == "cluster: looking for things failed" and caplog.records[2].exc_info
+    caplog.clear()  # the ERROR above was the point of the test
