@@ -14,17 +14,25 @@ from server import tournaments
 FULL = "the database cannot be written (database or disk is full)"
 
 
+async def scheduled_cup(server, org_name: str, prefix: str, cup: str, checked_in: int = 4):
+    """An organiser and four players registered for a one-hand event starting a few seconds from now
+    (whole seconds: the players register and check in before it); the first ``checked_in`` check in.
+    Returns the organiser, the players, the tournament's id and its start."""
+    org = await server.client(name=org_name)
+    ps = [await server.client(name=f"{prefix}{i}") for i in range(4)]
+    begin = int(server.app.now()) + 3
+    r = await org.request({"t": "tournament_create", "config": {"name": cup, "hands": 1, "starts": [begin]}})
+    tid = r["tournament"]["id"]
+    for i, c in enumerate(ps):
+        for cmd in ("register", "checkin")[:2 if i < checked_in else 1]:
+            assert (await c.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": cmd}}))["t"] == "ok"
+    return org, ps, tid, begin
+
+
 async def test_a_tournament_pauses_with_the_storage_and_its_log_keeps_up_with_it(server, monkeypatch):
     monkeypatch.setattr(tournaments, "RETRY_MAX", 0.3, raising=False)  # quick retries here
     app, store = server.app, server.app.store
-    org = await server.client(name="Org")
-    ps = [await server.client(name=f"F{i}") for i in range(4)]
-    begin = int(app.now()) + 3  # (whole seconds: the players register and check in before it)
-    r = await org.request({"t": "tournament_create", "config": {"name": "Full Cup", "hands": 1, "starts": [begin]}})
-    tid = r["tournament"]["id"]
-    for c in ps:
-        for cmd in ("register", "checkin"):
-            assert (await c.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": cmd}}))["t"] == "ok"
+    org, ps, tid, begin = await scheduled_cup(server, "Org", "F", "Full Cup")
     ttask = app.tournaments[tid]
 
     store._set_fault(FULL)  # what a refused commit does (server.store._stall)
@@ -103,14 +111,7 @@ async def test_tables_opened_as_a_tournament_write_fails_are_not_orphaned(server
 
     monkeypatch.setattr(tournaments, "RETRY_MAX", 0.3)
     app, store = server.app, server.app.store
-    org = await server.client(name="Org2")
-    ps = [await server.client(name=f"O{i}") for i in range(4)]
-    begin = int(app.now()) + 3  # (whole seconds: the players register and check in before it)
-    r = await org.request({"t": "tournament_create", "config": {"name": "Orphan Cup", "hands": 1, "starts": [begin]}})
-    tid = r["tournament"]["id"]
-    for c in ps:
-        for cmd in ("register", "checkin"):
-            assert (await c.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": cmd}}))["t"] == "ok"
+    org, ps, tid, _ = await scheduled_cup(server, "Org2", "O", "Orphan Cup")
     failed = failing_writes(monkeypatch, 10**6)
     ttask = app.tournaments[tid]
     while len(failed) < 2:  # the session started in memory; its write (with the tables) is refused
@@ -150,14 +151,7 @@ async def test_the_public_view_never_shows_a_change_not_yet_written(server, monk
     monkeypatch.setattr(tournaments, "RETRY_MAX", 0.3)
     monkeypatch.setattr(api, "VIEW_WAIT", 0.5, raising=False)
     app, store = server.app, server.app.store
-    org = await server.client(name="Org3")
-    ps = [await server.client(name=f"V{i}") for i in range(4)]
-    begin = int(app.now()) + 3  # (whole seconds: the players register and check in before it)
-    r = await org.request({"t": "tournament_create", "config": {"name": "View Cup", "hands": 1, "starts": [begin]}})
-    tid = r["tournament"]["id"]
-    for c in ps:
-        for cmd in ("register", "checkin"):
-            assert (await c.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": cmd}}))["t"] == "ok"
+    org, ps, tid, _ = await scheduled_cup(server, "Org3", "V", "View Cup")
     url = f"http://127.0.0.1:{server.port}/api/tournaments/{tid}"
     times = [10**6]
     failed = failing_writes(monkeypatch, times)

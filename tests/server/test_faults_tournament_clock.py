@@ -5,22 +5,11 @@ import asyncio
 
 from rooms.tournament.tournament import Tournament
 from server.roomitems import TICK
-from tests.server.test_faults_tournament import stored
-
-FULL = "the database cannot be written (database or disk is full)"
-
+from tests.server.test_faults_tournament import FULL, scheduled_cup, stored
 
 async def test_a_storage_fault_does_not_make_a_player_late_or_forfeit(server):
     app, store = server.app, server.app.store
-    org = await server.client(name="ClockOrg")
-    ps = [await server.client(name=f"Clock{i}") for i in range(4)]
-    begin = int(app.now()) + 3  # (whole seconds: the players register and check in before it)
-    r = await org.request({"t": "tournament_create", "config": {"name": "Clock Cup", "hands": 1, "starts": [begin]}})
-    tid = r["tournament"]["id"]
-    for c in ps:
-        assert (await c.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "register"}}))["t"] == "ok"
-    for c in ps[:3]:  # the last one will come late
-        assert (await c.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "checkin"}}))["t"] == "ok"
+    org, ps, tid, begin = await scheduled_cup(server, "ClockOrg", "Clock", "Clock Cup", checked_in=3)  # the last comes late
     ttask, late = app.tournaments[tid], ps[3]
     for c in ps:  # every one online is taken to the table: the room reports each seat taken
         await c.wait_for(lambda m: m.get("t") == "table", timeout=15)
@@ -74,14 +63,7 @@ async def test_a_command_to_a_tournament_waiting_for_its_write_is_answered_at_on
 
     monkeypatch.setattr(tournaments, "RETRY_MAX", 0.3)
     app = server.app
-    org = await server.client(name="WaitOrg")
-    ps = [await server.client(name=f"Wait{i}") for i in range(4)]
-    begin = int(app.now()) + 3  # (whole seconds: the players register and check in before it)
-    r = await org.request({"t": "tournament_create", "config": {"name": "Wait Cup", "hands": 1, "starts": [begin]}})
-    tid = r["tournament"]["id"]
-    for c in ps:
-        for cmd in ("register", "checkin"):
-            assert (await c.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": cmd}}))["t"] == "ok"
+    org, ps, tid, _ = await scheduled_cup(server, "WaitOrg", "Wait", "Wait Cup")
     times = [10**6]
     failed = failing_writes(monkeypatch, times)
     ttask = app.tournaments[tid]
