@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import Counter
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
@@ -426,7 +427,7 @@ class RoomTask(RoomRef):
             if msg["t"] == "commitment":
                 self._broadcast(msg)
         info = named = None
-        ids = [id(msg) for _, msg in out]
+        copies = Counter(id(msg) for _, msg in out)
         encoded: dict = {}  # id -> codec.Shared: a message several members get, encoded once
         for to, msg in out:
             shared = None
@@ -435,7 +436,7 @@ class RoomTask(RoomRef):
                     info = msg["info"]
                     named = self._named(info)
                 msg = {**msg, "info": named}
-            elif ids.count(id(msg)) > 1:
+            elif copies[id(msg)] > 1:
                 shared = encoded.get(id(msg))
                 if shared is None:
                     shared = encoded[id(msg)] = codec.Shared(msg)
