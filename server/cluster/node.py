@@ -288,13 +288,18 @@ class ClusterNode:
             body["name"], body["enc"] = conn.name, conn.encoding
         req = getattr(item, "req", None)
         if req is not None:
-            token = f"{self.id}.{next(self._tokens)}"
-            self.pending[token] = (conn, req, on_ok, remote.id)
-            body["req"], body["enc"] = token, req[0]
+            self.awaiting(body, conn, req, on_ok, remote.id)
         for field in ("cmd", "page", "text"):
             if hasattr(item, field):
                 body[field] = getattr(item, field)
         self.send(remote.owner, body)
+
+    def awaiting(self, body: dict, conn, req: tuple, on_ok, target: str) -> None:
+        """``body`` carries a request whose answer comes back from another node: a token for it, and the
+        connection and request the answer is for, kept until it comes."""
+        token = f"{self.id}.{next(self._tokens)}"
+        self.pending[token] = (conn, req, on_ok, target)
+        body["req"], body["enc"] = token, req[0]
 
     # -- the streams ---------------------------------------------------------------------------
 

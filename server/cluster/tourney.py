@@ -91,9 +91,7 @@ class ClusterTournaments:
         body = {"k": "titem", "from": node.id, "tournament": code, "type": kind, "pid": conn.player,
                 "name": conn.name, "enc": conn.encoding}
         if req is not None:
-            token = f"{node.id}.{next(node._tokens)}"
-            node.pending[token] = (conn, req, None, "tournament:" + code)
-            body["req"], body["enc"] = token, req[0]
+            node.awaiting(body, conn, req, None, "tournament:" + code)
         if cmd is not None:
             body["cmd"] = cmd
         node.send(owner, body)
