@@ -223,6 +223,8 @@ class TournamentTask:
                 self.put(TableEvent(e.table, {"t": "seats", "taken": taken}))
             elif isinstance(e, fx.TableCommand):
                 room = self.app.rooms.get(self.tables.get(e.table, ""))
+                if room is None and self.app.cluster is not None and self.app.cluster.tourneys.held(self, e.table, e.cmd):
+                    continue  # its room lost its lease: given when it is back (server.cluster.tourney)
                 if room is None:
                     log.warning("tournament %s: table %s has no room for %r", self.id, e.table, e.cmd)
                     continue

@@ -248,6 +248,8 @@ class Takeover:
         if not task.closed:
             self.app.room_gone(task)
             task.put(STOP)
+            if task.tournament is not None and self.node.tourneys is not None:
+                self.node.tourneys.table_lost(task)  # its tournament's node takes it back
 
     def fenced(self, db_id: int) -> None:
         """A write of a room's log was refused: a newer owner (a larger token) wrote it, so this node lost

@@ -22,7 +22,8 @@ from server.cluster.keys import ROOM_LEASE, TOURNAMENT_LEASE, text
 from server.cluster.lease import PREFIX, holder
 from server.cluster.remote import ProxyConn, RemoteReq, RemoteRoom
 from server.errors import MOVED, NO_TOURNAMENT
-from server.roomitems import Command, Leave, RoomRef, Unfollow
+from server.roomitems import Command, Leave, RoomRef, System, TableEvent, Unfollow
+from server.roomtask import table_report
 
 if TYPE_CHECKING:
     from server.cluster.node import ClusterNode
@@ -51,6 +52,8 @@ class ClusterTournaments:
         self.redis = node.redis
         self.proxies: dict[str, TournamentProxy] = {}  # owner side: remote players of tournaments here
         self.remote: dict[str, tuple[str, str]] = {}  # player side: pid -> (owner, code) followed there
+        self.lost: dict[str, tuple] = {}  # room id -> (tournament task, table key, commands held) of a
+        # table here whose lease was lost while its tournament runs here: taken back by ``watch``
         node.handlers["titem"] = self._item
         node.handlers["ttable"] = self._table
         node.handlers["tmoved"] = self._moved
@@ -230,9 +233,11 @@ class ClusterTournaments:
         await every(self.node.ttl / 4, self.take_over, "looking for tournaments to take over")
 
     async def take_over(self) -> list[str]:
-        """The open tournaments nobody holds the lease of, restored here with their tables' rooms."""
+        """The open tournaments nobody holds the lease of, restored here with their tables' rooms (and
+        the tables of tournaments here that lost their own lease)."""
         if self.app.stopping:
             return []
+        await self.retake_tables()
         rows = [r for r in await self.app.store.open_tournament_codes() if r["code"] not in self.app.tournaments]
         pipe = self.redis.pipeline(transaction=False)
         for r in rows:
@@ -262,6 +267,57 @@ class ClusterTournaments:
             return False
         log.warning("cluster: took tournament %s over", task.id)
         return True
+
+    # -- a table whose own lease was lost ---------------------------------------------------------
+
+    def table_lost(self, room_task) -> None:
+        """A table's room stopped here on a lost lease (a pause past its ttl) while its tournament runs
+        here: the next round of ``watch`` takes it back (no other node takes a table alone)."""
+        tournament, key = room_task.tournament
+        if self.app.tournaments.get(tournament.id) is tournament:
+            self.lost[room_task.id] = (tournament, key, [])
+
+    def held(self, tournament, table: str, cmd: dict) -> bool:
+        """A tournament's command for a table it has no room for: kept for the room if it was lost
+        (``retake_tables`` gives it), True; else False."""
+        room = tournament.tables.get(table)
+        lost = self.lost.get(room) if room is not None else None
+        if lost is None or lost[0] is not tournament:
+            return False
+        lost[2].append(cmd)
+        return True
+
+    async def retake_tables(self) -> list[str]:
+        """The lost tables of tournaments still here, claimed and restored (``Takeover.restore``: their
+        members get a snapshot), linked to their tournament again, which is fed what they logged and
+        the commands it sent them meanwhile; their ids."""
+        for room, (tournament, _, _) in list(self.lost.items()):
+            if self.app.tournaments.get(tournament.id) is not tournament or tournament.id not in self.node.takeover.tournaments:
+                del self.lost[room]  # the tournament went (or moves): its tables go with it
+        if not self.lost:
+            return []
+        todo = list(self.lost)
+        back = await self.node.takeover.restore(todo)
+        for room in back:
+            tournament, key, cmds = self.lost.pop(room)
+            task = self.app.rooms[room]
+            task.tournament = (tournament, key)
+            for entry in await self.app.store.room_log(room):  # what it reported before the restore
+                event = table_report(entry)
+                if event is not None:  # (Tournament.table_event ignores what it has already recorded)
+                    tournament.put(TableEvent(key, event))
+            for cmd in cmds:
+                task.put(System(cmd))
+            log.warning("cluster: took table %s of tournament %s back", room, tournament.id)
+        rest = [room for room in todo if room in self.lost]
+        pipe = self.redis.pipeline(transaction=False)
+        for room in rest:
+            pipe.exists(PREFIX + ROOM_LEASE + room)
+        held = await pipe.execute() if rest else []
+        for room, h in zip(rest, held):
+            if not h:  # not held and not restored: closed meanwhile (or not restorable: logged)
+                del self.lost[room]
+        return back
 
     async def tables(self, rooms: list[str]) -> None:
         """A tournament's open tables restored here. The dead node's leases expire one by one: a table
