@@ -98,6 +98,8 @@ class Connections:
         task = self.where.get(pid)
         if isinstance(task, RoomRef):
             task.put(Disconnect(pid))
+        if self.cluster is not None:
+            self.cluster.tourneys.disconnected(pid)  # a tournament on another node drops its stand-in
 
     def _quick_gone(self, pid: str) -> None:
         self.quick_away.pop(pid, None)

@@ -18,7 +18,7 @@ from redis.exceptions import RedisError
 
 from server import codec
 from server.cluster.cancel import every
-from server.cluster.keys import ROOM_LEASE, TOURNAMENT_LEASE, text
+from server.cluster.keys import NODE_LEASE, ROOM_LEASE, TOURNAMENT_LEASE, text
 from server.cluster.lease import PREFIX, holder
 from server.cluster.remote import ProxyConn, RemoteReq, RemoteRoom
 from server.errors import MOVED, NO_TOURNAMENT
@@ -87,6 +87,7 @@ class ClusterTournaments:
         owner = await self.owner(code)
         if owner is None:
             raise codec.ProtocolError(NO_TOURNAMENT, "no such tournament")
+        self._following(conn.player, owner, code)  # a command makes one follow it (docs/protocol.md)
         self._send(owner, "Command", conn, req, code, msg["cmd"])
 
     def _send(self, owner: str, kind: str, conn, req: tuple | None, code: str, cmd=None) -> None:
@@ -113,6 +114,14 @@ class ClusterTournaments:
         if old is not None and old[1] != keep:
             body = {"k": "titem", "from": self.node.id, "tournament": old[1], "type": "Unfollow", "pid": pid}
             self.node.send(old[0], body)
+
+    def disconnected(self, pid: str) -> None:
+        """A player's websocket here closed: the owner of the tournament they follow from here drops its
+        stand-in for them (they stay a follower there: signing in again on any node, they are ``Here``)."""
+        old = self.remote.pop(pid, None)
+        if old is not None and old[0]:
+            self.node.send(old[0], {"k": "titem", "from": self.node.id, "tournament": old[1], "type": "Gone",
+                                    "pid": pid})
 
     async def signed_in(self, pid: str) -> None:
         """A player signing in here: the owner of the tournament they last used from another node sends
@@ -166,16 +175,22 @@ class ClusterTournaments:
     def _item(self, body: dict) -> None:
         """A remote player's frame for a tournament here: to its task, as their own connection would."""
         pid, origin, code, kind = body["pid"], body["from"], body["tournament"], body["type"]
+        if kind == "Gone":  # their websocket closed (if it is still the one there): no stand-in kept
+            if getattr(self.proxies.get(pid), "node", None) == origin:
+                del self.proxies[pid]
+            return
+        task = self.app.tournaments.get(code)
+        here = task is not None and code in self.node.takeover.tournaments
+        if kind == "Unfollow":  # (no stand-in made for it)
+            if here:
+                task.put(Unfollow(pid))
+                self.node._ops.put_nowait(lambda: self.redis.hdel(FOLLOWERS + code, pid))
+            return
         proxy = self._proxy(pid, origin, body.get("name"), body.get("enc"))
         req = (body.get("enc"), RemoteReq(body["req"])) if "req" in body else None
-        task = self.app.tournaments.get(code)
-        if task is None or code not in self.node.takeover.tournaments:
+        if not here:
             if req is not None:
                 self.app.reply(proxy, req, codec.error(NO_TOURNAMENT, "no such tournament"))
-            return
-        if kind == "Unfollow":
-            task.put(Unfollow(pid))
-            self.node._ops.put_nowait(lambda: self.redis.hdel(FOLLOWERS + code, pid))
             return
         self.node._ops.put_nowait(lambda: self.redis.hset(FOLLOWERS + code, pid, origin))
         self.node._ops.put_nowait(lambda: self.redis.set(LAST + pid, code, ex=LAST_KEPT))
@@ -237,6 +252,7 @@ class ClusterTournaments:
         the tables of tournaments here that lost their own lease)."""
         if self.app.stopping:
             return []
+        await self.prune()
         await self.retake_tables()
         rows = [r for r in await self.app.store.open_tournament_codes() if r["code"] not in self.app.tournaments]
         pipe = self.redis.pipeline(transaction=False)
@@ -267,6 +283,18 @@ class ClusterTournaments:
             return False
         log.warning("cluster: took tournament %s over", task.id)
         return True
+
+    async def prune(self) -> None:
+        """The stand-ins of players whose node died go (their websockets went with it): what the
+        tournaments here push is no longer written to a dead node's stream."""
+        nodes = list({p.node for p in self.proxies.values()})
+        pipe = self.redis.pipeline(transaction=False)
+        for n in nodes:
+            pipe.exists(PREFIX + NODE_LEASE + n)
+        alive = await pipe.execute() if nodes else []
+        dead = {n for n, a in zip(nodes, alive) if not a}
+        for pid in [pid for pid, p in self.proxies.items() if p.node in dead]:
+            del self.proxies[pid]
 
     # -- a table whose own lease was lost ---------------------------------------------------------
 

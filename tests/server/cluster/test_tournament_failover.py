@@ -14,7 +14,7 @@ import redis.asyncio as aioredis
 from tests.server.client import play
 from tests.server.cluster.test_nodes import eventually
 from tests.server.cluster.test_takeover import node
-from tests.server.cluster.test_tournaments import cup, register
+from tests.server.cluster.test_tournaments import crash, cup, register
 from tests.server.conftest import stop
 from tests.server.test_tournament import wait_view
 
@@ -59,4 +59,29 @@ async def test_a_table_whose_lease_is_lost_while_its_tournament_lives_comes_back
     finally:
         await check.aclose()
         await stop(b)
+        await stop(a)
+
+
+async def test_the_owners_stand_ins_of_remote_followers_go_when_they_disconnect_or_their_node_dies(pg_url, redis_url):
+    a = await node(pg_url, redis_url, ttl=2.0)
+    b = await node(pg_url, redis_url, ttl=2.0)
+    try:
+        org = await a.client(name="Org")
+        tid = await cup(org)
+        fans = [await b.client(name=f"Fan {i}") for i in range(4)]
+        for f in fans:
+            assert (await f.request({"t": "tournament", "tournament": tid}))["t"] == "tournament"
+        player = await b.client(name="Player")
+        await register(player, tid)  # a command, not a follow
+        remote = {f.player for f in (*fans, player)}
+        stand_ins = lambda: set(a.app.cluster.tourneys.proxies)  # noqa: E731
+        assert stand_ins() == remote
+
+        await fans[0].close()
+        await player.close()
+        await eventually(lambda: stand_ins() == remote - {fans[0].player, player.player}, timeout=10)
+        await crash(b)  # the rest went with their node
+        await eventually(lambda: not stand_ins(), timeout=20)
+        assert tid in a.app.tournaments  # the tournament itself is unaffected
+    finally:
         await stop(a)
