@@ -478,7 +478,7 @@ class Seat:
     def on_message(self, msg: dict) -> None:
         t = self.table
         gen = t.gen
-        now = gen.loop.time()
+        now = gen.clock()
         gen.msgs_in += 1
         n = msg.get("n")
         if n is not None:
@@ -570,14 +570,14 @@ class Table:
                 raise RuntimeError(f"join refused: {r}")
             s.room_seen = self.room
         self.state = PLAYING
-        self.next_at = gen.loop.time() + (self.rng.random() * gen.interval if gen.interval else 0.0)
+        self.next_at = gen.clock() + (self.rng.random() * gen.interval if gen.interval else 0.0)
         for s in self.seats:
             r = await s.request({"t": "ready"}, timeout=gen.request_timeout)
             if r.get("t") != "ok":
                 raise RuntimeError(f"ready refused: {r}")
         self.rooms_played += 1
         gen.counts["rooms"] += 1
-        self.maybe_act(gen.loop.time())
+        self.maybe_act(gen.clock())
 
     async def leave(self) -> None:
         """Everybody out of the old room (it closes when empty); 'not in a room' is fine here."""
@@ -601,7 +601,7 @@ class Table:
                     if await self.resumable():
                         self.ended.clear()
                         self.state = PLAYING  # the match went on through the fault: keep playing it
-                        self.next_at = gen.loop.time()
+                        self.next_at = gen.clock()
                         self.maybe_act(self.next_at)
                     else:
                         await self.leave()
@@ -620,7 +620,7 @@ class Table:
                         r = await s.request({"t": "rematch"}, timeout=gen.request_timeout)
                         if r.get("t") != "ok":
                             raise RuntimeError(f"rematch refused: {r}")
-                    self.maybe_act(gen.loop.time())
+                    self.maybe_act(gen.clock())
                     continue
             except (ConnectionError, TimeoutError, RuntimeError) as e:
                 if gen.stopping:
@@ -671,7 +671,7 @@ class Table:
             return
         if now < self.next_at:
             if self.timer is None:
-                self.timer = self.gen.loop.call_at(self.next_at, self._tick)
+                self.timer = self.gen.loop.call_later(self.next_at - now, self._tick)
             return
         ready = [s for s in self.seats if s.prompt is not None and s.conn is not None and not s.conn.closed]
         if not ready:
@@ -698,7 +698,7 @@ class Table:
 
     def _tick(self) -> None:
         self.timer = None
-        self.maybe_act(self.gen.loop.time())
+        self.maybe_act(self.gen.clock())
 
     def on_ack(self, seat: Seat, msg: dict, now: float) -> None:
         s, rid, action, t0, before, match = self.inflight
@@ -744,6 +744,8 @@ class Generator:
                  request_timeout: float = 60.0, reconnect_for: float = 90.0):
         self.port = port
         self.loop = asyncio.get_running_loop()
+        # Every time stamp, and the pacing: uvloop's loop.time() counts whole milliseconds, too coarse.
+        self.clock = time.monotonic
         self.interval = None if not rate else 1.0 / rate
         self.seed = seed
         self.expect_drops = expect_drops
@@ -809,7 +811,7 @@ class Generator:
     def release(self) -> None:
         """Every table starts playing, each at a random phase of its first interval."""
         self.holding = False
-        now = self.loop.time()
+        now = self.clock()
         for t in self.tables:
             t.next_at = now + (t.rng.random() * self.interval if self.interval else 0.0)
             t.maybe_act(now)
@@ -823,7 +825,7 @@ class Generator:
     async def _sweep(self) -> None:
         while not self.stopping:
             await asyncio.sleep(0.5)
-            now = self.loop.time()
+            now = self.clock()
             for t in self.tables:
                 t.settle(now, 1.0)
                 t.check_stall(now, 30.0)
@@ -842,7 +844,7 @@ class Generator:
         self.measuring = False
 
     def settle_all(self) -> None:
-        now = self.loop.time()
+        now = self.clock()
         for t in self.tables:
             t.settle(now + 10.0, 1.0)
 
