@@ -59,7 +59,7 @@ SMALL = 96  # bytes: a message this short (``ok``, most errors) is cheaper decod
 _reader = [msgpack.Unpacker(strict_map_key=False)]  # one for every message (a new one each costs more)
 
 
-def decode(payload: bytes, unread: frozenset = UNREAD) -> dict:
+def decode(payload: bytes | memoryview, unread: frozenset = UNREAD) -> dict:
     """A msgpack message from the server without its ``unread`` top-level fields."""
     if len(payload) < SMALL or payload[0] & 0xF0 != 0x80:  # not a fixmap: decoded whole
         return _unpackb(payload, strict_map_key=False)
@@ -238,45 +238,63 @@ class WSClient(asyncio.Protocol):
                         b"Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n\r\n" % (HOST.encode(), self.key))
 
     def data_received(self, data):
-        buf = self.buf
-        buf += data
-        if not self.opened.done():
-            end = buf.find(b"\r\n\r\n")
-            if end < 0:
+        if self.buf or not self.opened.done():  # a partial frame or the handshake before: buffered
+            buf = self.buf
+            buf += data
+            if not self.opened.done() and not self._handshake(buf):
                 return
-            head = bytes(buf[:end]).decode("latin-1")
-            del buf[:end + 4]
-            accept = base64.b64encode(hashlib.sha1(self.key + GUID).digest()).decode()
-            if not head.startswith("HTTP/1.1 101") or accept not in head:
-                self.opened.set_exception(ConnectionError(f"handshake refused: {head.splitlines()[0]!r}"))
-                self.opened.exception()
-                self.transport.abort()
-                return
-            self.opened.set_result(True)
-        pos, n = 0, len(buf)
+            data = bytes(buf)
+            buf.clear()
+        pos = self._frames(data)
+        if pos < len(data) and not self.closed:
+            self.buf += data[pos:]
+
+    def _handshake(self, buf: bytearray) -> bool:
+        """The server's 101 answer, taken off ``buf``: True when the connection is open."""
+        end = buf.find(b"\r\n\r\n")
+        if end < 0:
+            return False
+        head = bytes(buf[:end]).decode("latin-1")
+        del buf[:end + 4]
+        accept = base64.b64encode(hashlib.sha1(self.key + GUID).digest()).decode()
+        if not head.startswith("HTTP/1.1 101") or accept not in head:
+            self.opened.set_exception(ConnectionError(f"handshake refused: {head.splitlines()[0]!r}"))
+            self.opened.exception()
+            self.transport.abort()
+            return False
+        self.opened.set_result(True)
+        return True
+
+    def _frames(self, data: bytes) -> int:
+        """Every whole frame of ``data`` handled; returns where the first partial one starts. Payloads
+        are decoded from views of ``data`` (no copy): most reads hold whole frames, nothing buffered."""
+        view = memoryview(data)
+        pos, n = 0, len(data)
         while n - pos >= 2:
-            b0, b1 = buf[pos], buf[pos + 1]
-            ln = b1 & 0x7F
+            b0 = data[pos]
+            ln = data[pos + 1] & 0x7F
             hdr = 2
             if ln == 126:
                 if n - pos < 4:
                     break
-                ln = int.from_bytes(buf[pos + 2:pos + 4], "big")
+                ln = (data[pos + 2] << 8) | data[pos + 3]
                 hdr = 4
             elif ln == 127:
                 if n - pos < 10:
                     break
-                ln = int.from_bytes(buf[pos + 2:pos + 10], "big")
+                ln = int.from_bytes(data[pos + 2:pos + 10], "big")
                 hdr = 10
-            if n - pos < hdr + ln:
+            end = pos + hdr + ln
+            if end > n:
                 break
-            payload = bytes(buf[pos + hdr:pos + hdr + ln])
-            pos += hdr + ln
-            self._frame(b0 & 0x80, b0 & 0x0F, payload)
+            if b0 == 0x82 and self.frag is None:  # a whole binary frame: the server's usual message
+                self.seat.on_message(decode(view[pos + hdr:end]))
+            else:
+                self._frame(b0 & 0x80, b0 & 0x0F, bytes(view[pos + hdr:end]))
+            pos = end
             if self.closed:
-                return
-        if pos:
-            del buf[:pos]
+                return n
+        return pos
 
     def _frame(self, fin, op, payload):
         if op == 0x9:  # ping
