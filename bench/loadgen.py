@@ -54,6 +54,9 @@ _unpackb = msgpack.unpackb
 # and changes nothing measured (``n``, ``rseq``, ``re``, ``legal``, ``seq`` and the rest are decoded).
 UNREAD = frozenset(("events", "clock", "hint", "to_act"))
 SMALL = 96  # bytes: a message this short (``ok``, most errors) is cheaper decoded whole
+# Seconds a paced table may act before its slot: uvloop's timers count whole milliseconds and fire up
+# to one early by time.monotonic(); without this slack a table's timer fired a dozen times per action.
+EARLY = 0.002
 
 
 _reader = [msgpack.Unpacker(strict_map_key=False)]  # one for every message (a new one each costs more)
@@ -687,7 +690,7 @@ class Table:
     def maybe_act(self, now: float) -> None:
         if self.inflight is not None or self.state != PLAYING or self.gen.holding:
             return
-        if now < self.next_at:
+        if now < self.next_at - EARLY:
             if self.timer is None:
                 self.timer = self.gen.loop.call_later(self.next_at - now, self._tick)
             return
