@@ -267,7 +267,8 @@ async def throughput(svc: Services, workdir: Path, args) -> dict:
     one = statistics.mean(r["actions_per_s"] for r in runs[1]) if runs[1] else 0.0
     two = statistics.mean(r["actions_per_s"] for r in runs[2]) if runs[2] else 0.0
     ratio = two / one if one else 0.0
-    print(f"  throughput ratio: 2 nodes {two:.1f} / 1 node {one:.1f} actions/s = {ratio:.2f} x (target >= 1.6)")
+    print(f"  throughput verdict: 2 nodes {two:.1f} / 1 node {one:.1f} actions/s = {ratio:.2f} x (target >= 1.6): "
+          f"{verdict(ratio >= 1.6)}", flush=True)
     return {"runs": runs, "ratio": ratio}
 
 
