@@ -119,7 +119,7 @@ class Auth:
         if self.cluster is not None and remote is None and not isinstance(self.where.get(pid), RoomRef):
             await self.cluster.quick.signed_in(pid)  # queued from another node: the place follows them
         if self.cluster is not None:
-            await self.cluster.tourneys.signed_in(pid)  # a tournament on another node: its pushes come here
+            await self.cluster.tourneys.signed_in(pid, conn)  # a tournament on another node: its pushes come here
         if conn.closed:
             return
         conn.player, conn.name, conn.session = pid, name, session

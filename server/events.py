@@ -185,8 +185,8 @@ class Events:
         if old is not None and old is not task:
             old.put(Unfollow(pid))
         self.following[pid] = task
-        if self.cluster is not None:
-            self.cluster.tourneys.unfollow_remote(pid)  # one followed on another node
+        if self.cluster is not None:  # one followed on another node stops; a local follower recorded in Redis
+            self.cluster.tourneys.followed_here(pid, task, old)
 
     async def closed_tournament(self, conn: Conn, req: tuple, code) -> None:
         """``tournament`` for one that is no longer in memory: its final view, once (nothing to follow)."""

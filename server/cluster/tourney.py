@@ -19,10 +19,11 @@ from redis.exceptions import RedisError
 from server import codec
 from server.cluster.cancel import every
 from server.cluster.keys import NODE_LEASE, ROOM_LEASE, TOURNAMENT_LEASE, text
+from server.cluster.lobby import TOURNAMENTS
 from server.cluster.lease import PREFIX, holder
 from server.cluster.remote import ProxyConn, RemoteReq, RemoteRoom
 from server.errors import MOVED, NO_TOURNAMENT
-from server.roomitems import Command, Leave, RoomRef, System, TableEvent, Unfollow
+from server.roomitems import Command, Follow, Leave, RoomRef, System, TableEvent, Unfollow
 from server.roomtask import table_report
 
 if TYPE_CHECKING:
@@ -52,6 +53,8 @@ class ClusterTournaments:
         self.redis = node.redis
         self.proxies: dict[str, TournamentProxy] = {}  # owner side: remote players of tournaments here
         self.remote: dict[str, tuple[str, str]] = {}  # player side: pid -> (owner, code) followed there
+        self.arrived: dict[str, str] = {}  # player side: pid -> the tournament they follow, signed in here
+        # since its owner was last seen to change: told ``Here`` again by ``tmoved`` (its owner may have died)
         self.lost: dict[str, tuple] = {}  # room id -> (tournament task, table key, commands held) of a
         # table here whose lease was lost while its tournament runs here: taken back by ``watch``
         node.handlers["titem"] = self._item
@@ -75,11 +78,27 @@ class ClusterTournaments:
         final view when it is over (read back here)."""
         code = msg.get("tournament")
         owner = await self.owner(code)
+        if owner is None and isinstance(code, str) and await self.redis.hexists(TOURNAMENTS, code):
+            self._park(conn, req, code)  # listed, its lease expired: its node died, a takeover is coming
+            return
         if owner is None:
             await self.app.closed_tournament(conn, req, code)
             return
         self._following(conn.player, owner, code)
         self._send(owner, "Follow", conn, req, code)
+
+    def _park(self, conn, req: tuple, code: str) -> None:
+        """A view asked of a tournament being taken over: asked of the new owner when it says so
+        (``tmoved``), or answered lobby/no_tournament if none has after 4 ttls."""
+        body: dict = {}
+        self.node.awaiting(body, conn, req, None, "tfollow:" + code)
+        token = body["req"]
+
+        def unparked() -> None:
+            if self.node.pending.pop(token, None) is not None:
+                self.app.reply(conn, req, codec.error(NO_TOURNAMENT, "no such tournament"))
+
+        asyncio.get_running_loop().call_later(4 * self.node.ttl, unparked)
 
     async def command(self, conn, msg: dict, req: tuple) -> None:
         """``tournament_cmd`` for one not on this node: to its owner, answered in order."""
@@ -94,8 +113,8 @@ class ClusterTournaments:
         node = self.node
         body = {"k": "titem", "from": node.id, "tournament": code, "type": kind, "pid": conn.player,
                 "name": conn.name, "enc": conn.encoding}
-        if req is not None:
-            node.awaiting(body, conn, req, None, "tournament:" + code)
+        if req is not None:  # (a view asked for is asked again of a new owner: ``_moved``)
+            node.awaiting(body, conn, req, None, ("tfollow:" if kind == "Follow" else "tournament:") + code)
         if cmd is not None:
             body["cmd"] = cmd
         node.send(owner, body)
@@ -111,7 +130,7 @@ class ClusterTournaments:
     def unfollow_remote(self, pid: str, keep: str | None = None) -> None:
         """A player here follows another tournament: the one on another node stops sending to them."""
         old = self.remote.pop(pid, None)
-        if old is not None and old[1] != keep:
+        if old is not None and old[1] != keep and old[0]:
             body = {"k": "titem", "from": self.node.id, "tournament": old[1], "type": "Unfollow", "pid": pid}
             self.node.send(old[0], body)
 
@@ -119,23 +138,54 @@ class ClusterTournaments:
         """A player's websocket here closed: the owner of the tournament they follow from here drops its
         stand-in for them (they stay a follower there: signing in again on any node, they are ``Here``)."""
         old = self.remote.pop(pid, None)
+        self.arrived.pop(pid, None)
         if old is not None and old[0]:
             self.node.send(old[0], {"k": "titem", "from": self.node.id, "tournament": old[1], "type": "Gone",
                                     "pid": pid})
 
-    async def signed_in(self, pid: str) -> None:
-        """A player signing in here: the owner of the tournament they last used from another node sends
-        its pushes and their next ``table`` here from now on."""
+    def followed_here(self, pid: str, task, old) -> None:
+        """``pid`` follows ``task``, run here, now (``App.followed``): one followed on another node stops
+        sending to them; one whose websocket is here is recorded as the remote followers are, so that a
+        node taking the tournament over after this one died knows them (they follow again as they sign
+        in on any node: ``signed_in``)."""
+        self.unfollow_remote(pid)
+        if old is not None and old is not task:
+            self.node._ops.put_nowait(lambda: self.redis.hdel(FOLLOWERS + old.id, pid))
+        if pid in self.app.conns:
+            code, me = task.id, self.node.id
+            self.node._ops.put_nowait(lambda: self.redis.hset(FOLLOWERS + code, pid, me))
+            self.node._ops.put_nowait(lambda: self.redis.set(LAST + pid, code, ex=LAST_KEPT))
+
+    async def signed_in(self, pid: str, conn) -> None:
+        """A player signing in here: the owner of the tournament they last followed or used sends its
+        pushes and their next ``table`` here from now on, and a whole view first if they follow it (no
+        delta missed meanwhile is then a gap). Its owner may have died with their old websocket: the
+        node taking it over tells this one (``tmoved``), which tells it they are here. (``conn``, their
+        new websocket, is registered right after, before anything can come back.)"""
         try:
             code = text(await self.redis.get(LAST + pid))
-            owner = await self.owner(code) if code else None
+            held = await holder(self.redis, TOURNAMENT_LEASE + code) if code else None
         except (OSError, RedisError) as e:
             log.warning("cluster: a tournament player's node not told (%s)", e)
             return
-        if owner is not None:
-            self.remote[pid] = (owner, code)
-            self.node.send(owner, {"k": "titem", "from": self.node.id, "tournament": code, "type": "Here",
-                                   "pid": pid})
+        if not code:
+            return
+        task = self.app.tournaments.get(code)
+        if held is not None and held[0] == self.node.id:
+            if task is not None and pid in task.followers:
+                task.put(Follow(pid, conn, (conn.encoding, None)))  # a whole view, then the deltas
+            return
+        self.arrived[pid] = code
+        self.remote[pid] = (held[0] if held is not None else "", code)
+        if held is not None:
+            self._here(held[0], pid, code, conn)
+
+    def _here(self, owner: str, pid: str, code: str, conn=None) -> None:
+        body = {"k": "titem", "from": self.node.id, "tournament": code, "type": "Here", "pid": pid}
+        conn = conn or self.app.conns.get(pid)
+        if conn is not None:  # what it is sent comes in its encoding
+            body["enc"] = conn.encoding
+        self.node.send(owner, body)
 
     def _table(self, body: dict) -> None:
         """The owner seated a player of this node at a table: told, then joined to its room there."""
@@ -151,14 +201,31 @@ class ClusterTournaments:
         remote.reconnect(pid, conn)  # the owner sends the snapshot
 
     def _moved(self, body: dict) -> None:
-        """A tournament moved to another node: what was sent to the old one is answered server/moved."""
+        """A tournament moved to another node (or to this one): a view asked of the old owner is asked of
+        the new one; a command sent there is answered server/moved (the old owner may have done it or
+        not: the view shows); the players who signed in here meanwhile are said to be here."""
         code, owner = body["tournament"], body["owner"]
+        node = self.node
+        task = self.app.tournaments.get(code) if owner == node.id else None
         for pid, (_, c) in list(self.remote.items()):
             if c == code:
-                self.remote[pid] = (owner, code)
-        node = self.node
+                if task is None:
+                    self.remote[pid] = (owner, code)
+                else:
+                    del self.remote[pid]  # it runs here now
+        for pid in [p for p, c in self.arrived.items() if c == code]:
+            del self.arrived[pid]
+            if task is None and pid in self.app.conns:
+                self._here(owner, pid, code)
         for token, (conn, req, _, what) in list(node.pending.items()):
-            if what == "tournament:" + code:
+            if what == "tfollow:" + code:
+                del node.pending[token]
+                if task is not None:
+                    self.app.follow(conn.player, task, conn, req)
+                else:
+                    self._following(conn.player, owner, code)
+                    self._send(owner, "Follow", conn, req, code)
+            elif what == "tournament:" + code:
                 del node.pending[token]
                 self.app.reply(conn, req, codec.error(MOVED, "the tournament moved to another server: ask for its view again"))
 
@@ -170,6 +237,8 @@ class ClusterTournaments:
             proxy = self.proxies[pid] = TournamentProxy(self.node, origin, pid, name, enc or "json")
         if name:
             proxy.name = name
+        if enc:
+            proxy.encoding = enc
         return proxy
 
     def _item(self, body: dict) -> None:
@@ -195,6 +264,8 @@ class ClusterTournaments:
         self.node._ops.put_nowait(lambda: self.redis.hset(FOLLOWERS + code, pid, origin))
         self.node._ops.put_nowait(lambda: self.redis.set(LAST + pid, code, ex=LAST_KEPT))
         if kind == "Here":  # the player's websocket moved to ``origin``: the stand-in points there now
+            if pid in task.followers:  # and they get a whole view (they missed the deltas meanwhile)
+                task.put(Follow(pid, proxy, (proxy.encoding, None)))
             return
         if kind == "Follow":
             self.app.follow(pid, task, proxy, req)
@@ -224,22 +295,28 @@ class ClusterTournaments:
         here and get a whole view (the deltas they missed are in it), and every node is told."""
         try:
             followers = {text(k): text(v) for k, v in (await self.redis.hgetall(FOLLOWERS + task.id)).items()}
+            origins = sorted(set(followers.values()) - {self.node.id})
+            pipe = self.redis.pipeline(transaction=False)
+            for n in origins:
+                pipe.exists(PREFIX + NODE_LEASE + n)
+            alive = {n for n, a in zip(origins, await pipe.execute() if origins else []) if a}
         except (OSError, RedisError):
             return
         for pid, origin in followers.items():
+            task.followers.add(pid)  # (those whose node died follow again as they sign in: ``signed_in``)
             conn = self.app.conns.get(pid)
-            if conn is None and origin != self.node.id:
+            if conn is None and origin in alive:
                 conn = self._proxy(pid, origin, None, None)
             if conn is None:
                 continue
             self.app.followed(pid, task)
-            task.followers.add(pid)
             await task.learn_names(strict=False)  # a view shows the names it knows
             conn.push({"t": "tournament", "tournament": task.view(pid)})
         nodes = [text(n) for n in await self.redis.smembers("gb:nodes")]
         for n in nodes:
             if n != self.node.id:
                 self.node.send(n, {"k": "tmoved", "tournament": task.id, "owner": self.node.id})
+        self._moved({"tournament": task.id, "owner": self.node.id})  # what waits here for the old owner
 
     # -- taking tournaments over -----------------------------------------------------------------
 

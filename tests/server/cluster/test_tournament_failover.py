@@ -42,7 +42,9 @@ async def test_a_table_whose_lease_is_lost_while_its_tournament_lives_comes_back
 
         await check.delete("gb:lease:room:" + room)  # as after a pause past its ttl: A's renewal is refused
         await eventually(lambda: old.closed, timeout=10)  # the room stopped on A
-        await eventually(lambda: room in a.app.rooms and a.app.rooms[room] is not old, timeout=20)
+        # back on A (the room runs once restored; it is linked to its tournament right after)
+        await eventually(lambda: room in a.app.rooms and a.app.rooms[room] is not old
+                         and a.app.rooms[room].tournament is not None, timeout=20)
         assert a.app.rooms[room].tournament[0] is a.app.tournaments[tid]
         assert (await check.get("gb:lease:room:" + room)).decode().startswith(a.app.cluster.id + ":")
         for c in (here, there):  # each member, local or on B, gets a snapshot of the room back
@@ -85,3 +87,78 @@ async def test_the_owners_stand_ins_of_remote_followers_go_when_they_disconnect_
         assert tid in a.app.tournaments  # the tournament itself is unaffected
     finally:
         await stop(a)
+
+
+async def resume(n, c):
+    """``c``'s player signing in again on node ``n`` (a new websocket, their token)."""
+    back = await n.client()
+    assert (await back.request({"t": "resume", "token": c.token}))["t"] == "welcome"
+    return back
+
+
+async def remembered(owner, tid: str, c, at: str) -> None:
+    """Once the owner has written in Redis (in the background, after answering) that ``c`` follows
+    ``tid`` from node ``at``: what a node that did not see them follow goes by."""
+    redis = owner.app.cluster.redis
+    for _ in range(400):
+        if await redis.hget("gb:tfollow:" + tid, c.player) == at.encode() and await redis.get("gb:tplayer:" + c.player) == tid.encode():
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"{c.player} following {tid} from {at} not written")
+
+
+async def test_a_follower_whose_node_died_follows_again_with_no_gap_where_it_reconnects(pg_url, redis_url):
+    a = await node(pg_url, redis_url, ttl=2.0)
+    b = await node(pg_url, redis_url, ttl=2.0)
+    c = await node(pg_url, redis_url, ttl=2.0)
+    try:
+        org = await a.client(name="Org")
+        tid = await cup(org)
+        fan = await b.client(name="Fan")
+        assert (await fan.request({"t": "tournament", "tournament": tid}))["t"] == "tournament"
+        await remembered(a, tid, fan, b.app.cluster.id)
+        await crash(b)
+        early = await a.client(name="Early")
+        await register(early, tid)  # while the fan has no websocket: its delta never reaches them
+
+        back = await resume(c, fan)  # nothing asked: the server remembers what they follow
+        view = await back.wait_for(lambda m: m.get("t") == "tournament", timeout=15)
+        assert view["tournament"]["id"] == tid and early.player in view["tournament"]["names"]
+        late = await c.client(name="Late")
+        await register(late, tid)  # a delta that applies to that view (the client checks every one)
+        await wait_view(back, lambda v: late.player in v["names"])
+    finally:
+        await stop(c)
+        await stop(a)
+
+
+async def test_followers_on_a_dead_owner_follow_the_new_owner_where_they_reconnect(pg_url, redis_url):
+    a = await node(pg_url, redis_url, ttl=2.0)
+    b = await node(pg_url, redis_url, ttl=2.0)
+    # C takes nothing over: the tournament goes to B, and C hears of it as any other node does (tmoved)
+    c = await node(pg_url, redis_url, ttl=2.0, before_start=lambda app: setattr(app.cluster, "watch", lambda: None))
+    try:
+        org = await a.client(name="Org")
+        tid = await cup(org)
+        fan, asker = await a.client(name="Fan"), await a.client(name="Asker")
+        for f in (fan, asker):  # followers on the owner itself
+            assert (await f.request({"t": "tournament", "tournament": tid}))["t"] == "tournament"
+        for f in (fan, asker):
+            await remembered(a, tid, f, a.app.cluster.id)
+        await crash(a)
+
+        back = await resume(c, fan)  # asks nothing
+        again = await resume(c, asker)
+        # asked before the takeover (the browser asks again after every sign-in): answered by the new owner
+        answer = await again.request({"t": "tournament", "tournament": tid}, timeout=30)
+        assert answer["t"] == "tournament", answer
+        await eventually(lambda: tid in b.app.tournaments, timeout=20)
+        view = await back.wait_for(lambda m: m.get("t") == "tournament", timeout=15)
+        assert view["tournament"]["id"] == tid
+        late = await b.client(name="Late")
+        await register(late, tid)
+        for f in (back, again):  # each follows the tournament on B from C, every delta applying
+            await wait_view(f, lambda v: late.player in v["names"])
+    finally:
+        await stop(c)
+        await stop(b)
