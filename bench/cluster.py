@@ -1,7 +1,7 @@
 """Cluster: nodes of ``guobiao serve --cluster redis://... --db postgresql://...`` under the load generator.
 
     python bench/cluster.py [--tables 200] [--rounds 2] [--duration 20] [--warmup 5] [--rate 2]
-                            [--scale-tables N | --scale-start 250 --scale-steps 6] [--cross-tables 200]
+                            [--scale-tables N | --scale-start 400 --scale-steps 6] [--cross-tables 200]
                             [--failover-tables 100] [--parts throughput,scale,cross,failover]
                             [--gen-loop auto|asyncio|uvloop] [--json out.json] [--smoke]
 
@@ -20,7 +20,7 @@ loaded machine leaves comparable), the nodes' group commits a second and room wr
    nodes (a table's four seats on one node, tables alternating), ``--rounds`` times, the order swapped
    each round; the ratio of the 2-node mean to the 1-node mean (target >= 1.6).
 2. Scale: paced tables (``--rate`` actions/s each), 1 node with N tables against 2 nodes with 2N
-   (seats placed as in 1.), alternating, ``--rounds`` times; verdict: the 2-node p99 (mean of the
+   (seats placed as in 1.), alternating, ``--rounds`` times (``--scale-duration`` each); verdict: the 2-node p99 (mean of the
    rounds) <= 50 ms. N is ``--scale-tables``, or searched: short single-node runs from
    ``--scale-start`` tables, doubling until one misses p99 <= 50 ms (halving until one holds), then
    the geometric middle of the largest held and the smallest missed until they are 25 % apart, at
@@ -340,6 +340,8 @@ async def find_tables(svc: Services, workdir: Path, args) -> int:
         else:
             break
         if nxt in (n, 0, held, missed):
+            if n == args.scale_max and ok:
+                print(f"  search: {n} tables (--scale-max) held: a lower bound", flush=True)
             break  # at the cap, at one table, or nothing left between
         n = nxt
     else:
@@ -355,9 +357,10 @@ async def scale(svc: Services, workdir: Path, args) -> dict:
         print(f"  scale verdict: no size held p99 <= {P99_MS:g} ms on one node (from {args.scale_start} tables down)")
         return {"tables_one_node": 0, "met": False}
     runs = {1: [], 2: []}
+    timing = argparse.Namespace(**{**vars(args), "duration": args.scale_duration, "warmup": args.scale_warmup})
     for rnd in range(args.rounds):
         for k in ((1, 2) if rnd % 2 == 0 else (2, 1)):
-            r = await one_run(svc, workdir, f"scale{rnd}-{k}", k, own_node, k * n, args.rate, args)
+            r = await one_run(svc, workdir, f"scale{rnd}-{k}", k, own_node, k * n, args.rate, timing)
             if r is None:
                 continue
             show(f"round {rnd + 1}, {k} node{'s' if k > 1 else ''}, {k * n} tables", r)
@@ -493,11 +496,13 @@ def main(argv=None) -> int:
     ap.add_argument("--cross-tables", type=int, default=200, help="paced tables of the cross-node runs")
     ap.add_argument("--scale-tables", type=int, default=0,
                     help="tables of the single node in the scale part (2 nodes get twice as many); 0: search")
-    ap.add_argument("--scale-start", type=int, default=250, help="the search's first size")
-    ap.add_argument("--scale-max", type=int, default=2000, help="the search's largest size (2x: 16,000 sockets)")
+    ap.add_argument("--scale-start", type=int, default=400, help="the search's first size")
+    ap.add_argument("--scale-max", type=int, default=1600, help="the search's largest size (2x: 12,800 sockets)")
     ap.add_argument("--scale-steps", type=int, default=6, help="the search's runs at most")
     ap.add_argument("--search-duration", type=float, default=8.0, help="seconds measured per search run")
     ap.add_argument("--search-warmup", type=float, default=3.0)
+    ap.add_argument("--scale-duration", type=float, default=12.0, help="seconds measured per scale round run")
+    ap.add_argument("--scale-warmup", type=float, default=3.0)
     ap.add_argument("--rate", type=float, default=2.0, help="actions a second per paced table")
     ap.add_argument("--failover-tables", type=int, default=100)
     ap.add_argument("--failover-wait", type=float, default=30.0, help="seconds to wait for every table to play")
@@ -518,6 +523,7 @@ def main(argv=None) -> int:
         args.tables, args.rounds, args.duration, args.warmup = 2, 1, 1.0, 0.3
         args.cross_tables, args.failover_tables, args.after, args.failover_wait = 2, 2, 0.5, 20.0
         args.scale_start, args.scale_steps, args.search_duration, args.search_warmup = 2, 2, 1.0, 0.3
+        args.scale_duration, args.scale_warmup = 1.0, 0.3
     factory, args.gen_loop = loop_factory(args.gen_loop)
     if factory is None:
         ap.error("--gen-loop uvloop: uvloop is not installed (pip install 'guobiao[uvloop]')")
