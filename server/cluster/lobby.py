@@ -43,12 +43,12 @@ async def tournaments(redis, q=None, page=None) -> dict:
 def tournament_listed(cluster, task) -> None:
     """The owner's line for a tournament, written (in order with the directory's writes) when it opens
     or its summary changes."""
-    cluster._ops.put_nowait(lambda: cluster.redis.hset(TOURNAMENTS, task.id, pack(task.summary)))
+    cluster.queue_write(lambda: cluster.redis.hset(TOURNAMENTS, task.id, pack(task.summary)))
 
 
 def tournament_unlisted(cluster, task) -> None:
     """Out of the list with its task (finished a while ago: ``linger``); still in the database."""
-    cluster._ops.put_nowait(lambda: cluster.redis.hdel(TOURNAMENTS, task.id))
+    cluster.queue_write(lambda: cluster.redis.hdel(TOURNAMENTS, task.id))
 
 
 FACE = "gb:face:"  # + invite code: the room's public face (GET /api/invite), written by its owner

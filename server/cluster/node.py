@@ -222,6 +222,11 @@ class ClusterNode:
         if proxy is not None:
             self.send(proxy.node, {"k": "left", "pid": pid, "room": task.id})
 
+    def queue_write(self, op) -> None:
+        """A Redis write (``op()`` returns its awaitable), done after the directory's writes queued before
+        it, by one task: in order, and a failure is logged, not raised."""
+        self._ops.put_nowait(op)
+
     async def _directory(self) -> None:
         while True:
             op = await self._ops.get()

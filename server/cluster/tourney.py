@@ -150,11 +150,11 @@ class ClusterTournaments:
         in on any node: ``signed_in``)."""
         self.unfollow_remote(pid)
         if old is not None and old is not task:
-            self.node._ops.put_nowait(lambda: self.redis.hdel(FOLLOWERS + old.id, pid))
+            self.node.queue_write(lambda: self.redis.hdel(FOLLOWERS + old.id, pid))
         if pid in self.app.conns:
             code, me = task.id, self.node.id
-            self.node._ops.put_nowait(lambda: self.redis.hset(FOLLOWERS + code, pid, me))
-            self.node._ops.put_nowait(lambda: self.redis.set(LAST + pid, code, ex=LAST_KEPT))
+            self.node.queue_write(lambda: self.redis.hset(FOLLOWERS + code, pid, me))
+            self.node.queue_write(lambda: self.redis.set(LAST + pid, code, ex=LAST_KEPT))
 
     async def signed_in(self, pid: str, conn) -> None:
         """A player signing in here: the owner of the tournament they last followed or used sends its
@@ -253,7 +253,7 @@ class ClusterTournaments:
         if kind == "Unfollow":  # (no stand-in made for it)
             if here:
                 task.put(Unfollow(pid))
-                self.node._ops.put_nowait(lambda: self.redis.hdel(FOLLOWERS + code, pid))
+                self.node.queue_write(lambda: self.redis.hdel(FOLLOWERS + code, pid))
             return
         proxy = self._proxy(pid, origin, body.get("name"), body.get("enc"))
         req = (body.get("enc"), RemoteReq(body["req"])) if "req" in body else None
@@ -261,8 +261,8 @@ class ClusterTournaments:
             if req is not None:
                 self.app.reply(proxy, req, codec.error(NO_TOURNAMENT, "no such tournament"))
             return
-        self.node._ops.put_nowait(lambda: self.redis.hset(FOLLOWERS + code, pid, origin))
-        self.node._ops.put_nowait(lambda: self.redis.set(LAST + pid, code, ex=LAST_KEPT))
+        self.node.queue_write(lambda: self.redis.hset(FOLLOWERS + code, pid, origin))
+        self.node.queue_write(lambda: self.redis.set(LAST + pid, code, ex=LAST_KEPT))
         if kind == "Here":  # the player's websocket moved to ``origin``: the stand-in points there now
             if pid in task.followers:  # and they get a whole view (they missed the deltas meanwhile)
                 task.put(Follow(pid, proxy, (proxy.encoding, None)))
@@ -275,7 +275,7 @@ class ClusterTournaments:
     def gone(self, task) -> None:
         """A tournament over and out of the lists: its followers' hash goes (not when it only moved)."""
         if task.t.over:
-            self.node._ops.put_nowait(lambda: self.redis.delete(FOLLOWERS + task.id))
+            self.node.queue_write(lambda: self.redis.delete(FOLLOWERS + task.id))
 
     def conn(self, pid: str):
         """A remote follower's stand-in (``TournamentTask`` pushes to it as to a connection), or None."""
