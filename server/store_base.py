@@ -412,6 +412,17 @@ class StoreBase:
             self._next_n[room_id] = len(log)
         return ids
 
+    async def write_tournament_at_stop(self, tid: int, start: int, entries: list) -> None:
+        """``write_tournament`` of entries alone, tried even while writes are held back: at a stop it is
+        the last chance, and the storage may be back though no retry has shown it yet. StorageError if
+        it still refuses."""
+        try:
+            async with self.transaction() as db:
+                await self._fenced_tournament(db, tid)
+                await append_tournament(db, tid, start, entries, [])
+        except self.FAULTS as e:
+            raise StorageError(f"the database cannot be written ({e})") from e
+
     async def tournament_landed(self, tid: int, n: int, rooms: list[tuple] = ()) -> list[int] | None:
         """After a ``write_tournament`` whose commit was not confirmed (the connection lost as it
         committed): the ids of its ``rooms`` if it landed after all (the log has ``n`` rows and the rooms

@@ -101,6 +101,7 @@ class TournamentTask:
                 deadline = None if self.paused_at is not None else deadline
                 item = await next_item(self.queue, self.failures.deadline(deadline), self.clock(), TICK)
                 if isinstance(item, Stop):
+                    await self.stopped()
                     return
                 if isinstance(item, Tick) and self.over_at is not None:
                     if self.clock() >= self.over_at + self.app.linger:
@@ -263,6 +264,23 @@ class TournamentTask:
         elif fault is None and self.paused_at is not None:
             self.put(Resumed(self.paused_at, max(self.clock(), self.paused_at)))
             self.paused_at = None
+
+    async def stopped(self) -> None:
+        """A stop during a storage fault: the pause so far is logged if the storage takes it now, so
+        that a restart does not count it (docs/tournaments.md "Storage faults"); what is due after it
+        waits for the restart."""
+        if self.paused_at is None:
+            return
+        now = self.clock()
+        lateness.paused(self.t, self.paused_at, max(now, self.paused_at), now, run=False)
+        entries = self.t.take_log()
+        try:
+            await self.app.store.write_tournament_at_stop(self.db_id, self.n, entries)
+        except StorageError as e:
+            log.warning("tournament %s: its pause from %.0f to %.0f is not logged (%s): a restart counts"
+                        " that time", self.id, self.paused_at, now, e)
+            return
+        self.n += len(entries)
 
     async def saved(self, write):
         """``await write()``, tried again while the storage refuses it: the change is made in memory

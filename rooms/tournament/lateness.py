@@ -30,15 +30,16 @@ def _after(x: float, begin: float, end: float) -> float:
     return x if end <= x else x + end - max(begin, x)
 
 
-def paused(tour, begin: float, end: float, now: float) -> list:
+def paused(tour, begin: float, end: float, now: float, run: bool = True) -> list:
     """The server could not write its log from ``begin`` to ``end`` (a storage fault): nobody could
     check in or take a seat, so that time does not count. The clocks that started before it (the
     session's lateness, R98 第十三条(二)1, and the tables' time limits) move later by the part of it
     after their start; a session whose start falls in it starts when it ends (``due_start``). Then
-    what is due now (the server made no automatic entry during the pause)."""
+    what is due now (the server made no automatic entry during the pause); not ``run`` (the server
+    stops): that waits for the restart."""
     now = max(now, tour.last_now)
     out = tour._commit({"k": "paused", "begin": begin, "end": end}, now)
-    return out + tour._run(now)
+    return out + tour._run(now) if run else out
 
 
 def apply_paused(tour, e, now):

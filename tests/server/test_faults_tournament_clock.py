@@ -5,6 +5,7 @@ import asyncio
 
 from rooms.tournament.tournament import Tournament
 from server.roomitems import TICK
+from server.store import open_store
 from tests.server.test_faults_tournament import FULL, scheduled_cup, stored
 
 async def test_a_storage_fault_does_not_make_a_player_late_or_forfeit(server):
@@ -84,3 +85,41 @@ async def test_a_command_to_a_tournament_waiting_for_its_write_is_answered_at_on
     for c in (org, *ps):
         await c.drain()
     caplog.clear()
+
+
+async def test_a_server_stopped_during_a_storage_fault_logs_the_pause(tmp_path):
+    """The server stops while writes are still held back (the storage is back, but no retry has shown
+    it yet): the pause so far is logged at the stop, so the restarted tournament does not count it."""
+    from tests.server.conftest import start, stop
+
+    db = str(tmp_path / "g.db")
+    running = await start(db)
+    app, store = running.app, running.app.store
+    org, ps, tid, begin = await scheduled_cup(running, "StopOrg", "Stop", "Stop Cup", checked_in=3)
+    ttask = app.tournaments[tid]
+    for c in ps:  # the session started; each seat is taken (no table event comes during the fault)
+        await c.wait_for(lambda m: m.get("t") == "table", timeout=15)
+    (table,) = ttask.t.tables.values()
+    for _ in range(500):
+        if len(table.seated) == 4:
+            break
+        await asyncio.sleep(0.02)
+    assert len(table.seated) == 4 and table.state == "waiting"  # for the one not checked in
+    assert (await org.request({"t": "tournament", "tournament": tid}))["t"] == "tournament"  # all handled
+    start_at = ttask.t.sessions[0].start
+    real, shift = app.now, [start_at + 300 - app.now()]  # 5 minutes after the start the disk fills up
+    ttask.clock = lambda: real() + shift[0]
+    store._set_fault(FULL)
+    shift[0] = start_at + 1200 - real()  # 20 minutes after the start the server stops, still paused
+    await stop(running)
+    st = await open_store(db)
+    row = await stored(st, tid)
+    await st.close()
+    (paused,) = [e for e in row["log"] if e["k"] == "paused"]
+    assert paused["end"] - paused["begin"] >= 899
+    running = await start(db)  # the restart rebuilds the moved clocks from the log
+    try:
+        moved = running.app.tournaments[tid].t.sessions[0].start
+        assert moved == start_at + paused["end"] - paused["begin"]
+    finally:
+        await stop(running)
