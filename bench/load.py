@@ -83,8 +83,24 @@ def stalls(m0: dict, m1: dict) -> dict:
                          "total_ms": round(1000 * d(f"guobiao_gc_pause_seconds_sum{lab}"), 1),
                          "over_stall": over("guobiao_gc_pause_seconds", lab)}
     out["commits_over_stall"] = over("guobiao_commit_seconds")
+    # Frame read -> the answer written (every seat's messages before it): the server's share of the latency.
+    out["server_action_ms"] = {q: bucket_quantile(m0, m1, "guobiao_action_latency_seconds", q)
+                               for q in ("0.5", "0.99")}
     out["loop_lag_samples_over_stall"] = over("guobiao_event_loop_lag_seconds")
     return out
+
+
+def bucket_quantile(m0: dict, m1: dict, name: str, q: str) -> str:
+    """The histogram bucket that holds quantile ``q`` of what it saw between two scrapes, as "<= X ms"."""
+    prefix = name + "_bucket{le="
+    bounds = sorted((float(k[len(prefix):-1]), k) for k in m1 if k.startswith(prefix))
+    total = m1.get(prefix + "+Inf}", 0.0) - m0.get(prefix + "+Inf}", 0.0)
+    if not total:
+        return "-"
+    for bound, key in bounds:
+        if m1[key] - m0.get(key, 0.0) >= float(q) * total:
+            return "over the last bound" if bound == float("inf") else f"<= {bound * 1000:g} ms"
+    return "-"
 
 
 def machine() -> str:
@@ -193,6 +209,8 @@ def show(r: dict) -> None:
         print(f"  server stalls     collections {gcs}; commits over {STALL * 1000:g} ms "
               f"{st['commits_over_stall']}; loop-lag samples over {STALL * 1000:g} ms "
               f"{st['loop_lag_samples_over_stall']}")
+        sa = st.get("server_action_ms", {})
+        print(f"  server's share    frame read -> every seat written: p50 {sa.get('0.5')}, p99 {sa.get('0.99')}")
     print(f"  errors            {r['error_count']}  {r['errors'] or ''}")
     print(f"  counts            {r['counts']}")
 

@@ -32,3 +32,15 @@ def test_load_reports_server_stalls_of_the_window_only():
     assert st["commits_over_stall"] == 3
     assert st["loop_lag_samples_over_stall"] == 0
     assert stalls({}, after) == {}  # the baseline has no /metrics
+
+
+def test_load_reports_the_servers_share_of_the_latency_in_the_window_only():
+    def scrape(counts: dict[str, int]) -> dict[str, float]:
+        return {f"guobiao_action_latency_seconds_bucket{{le={le}}}": n for le, n in counts.items()}
+
+    # Before the window 1,000 slow actions (the start-up); in it 100 actions, 98 within 2 ms, 2 within 50 ms.
+    before = scrape({"0.001": 0, "0.002": 0, "0.05": 0, "1.0": 1000, "+Inf": 1000})
+    after = scrape({"0.001": 40, "0.002": 98, "0.05": 100, "1.0": 1100, "+Inf": 1100})
+    st = stalls(before, after)
+    assert st["server_action_ms"] == {"0.5": "<= 2 ms", "0.99": "<= 50 ms"}
+    assert stalls(before, before)["server_action_ms"] == {"0.5": "-", "0.99": "-"}
