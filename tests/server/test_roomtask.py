@@ -71,3 +71,28 @@ async def test_a_later_deadline_keeps_the_timer_and_an_earlier_one_rearms_it(tim
     start = loop.time()
     assert await next_item() == ("tick",)
     assert loop.time() - start < 1.0 and len(armed) == 4
+
+
+async def test_a_timer_for_a_deadline_that_moved_later_does_not_wake_the_waiting_task(timed):
+    q, deadline, armed, next_item = timed
+    loop = asyncio.get_running_loop()
+    gets = []
+    real_get = q.get
+
+    async def get():  # every time the waiting task is woken, it calls get again
+        gets.append(loop.time())
+        return await real_get()
+
+    q.get = get
+    first = loop.time() + 0.5
+    deadline[0] = first
+    waiting = asyncio.create_task(next_item())
+    while not q.waiting:
+        await asyncio.sleep(0)
+    deadline[0] = first + 1.0  # a play moved the turn deadline later: the timer stays set for `first`
+    while loop.time() < first + 0.2:  # the first timer has fired meanwhile
+        await asyncio.sleep(0.05)
+    assert len(armed) == 2 and not waiting.done()  # it set itself again for the new deadline ...
+    assert len(gets) == 1  # ... without waking the task
+    assert await waiting == ("tick",) and loop.time() >= deadline[0] - 0.001
+    assert len(gets) == 1
