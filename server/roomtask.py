@@ -90,6 +90,7 @@ async def next_item(queue: asyncio.Queue, deadline: float | None, now: float, ti
 
 
 class RoomTask(RoomRef):
+    names_missing = False  # a read of the names failed (``_learn_names``): tried again before a snapshot
     def __init__(self, app: RoomOutbox, db_id: int, room: Room, matches: dict[int, dict] | None = None):
         """``room`` as the database holds it, plus the rows it has logged and not yet handed over
         (``Room.take_log``); ``matches``: the stored matches' ``Store.room_matches``."""
@@ -259,6 +260,8 @@ class RoomTask(RoomRef):
         """Take one queue item (server.roomitems): the room is called, its entries committed, then sent."""
         if self._inflight:
             await self._settle()  # nothing is shown before it is durable, snapshots included
+        if self.names_missing and type(item) in (Connect, SnapshotAsked, Resync):  # they show the names
+            await self._learn_names()
         handler = self._steps.get(type(item))
         if handler is None:
             raise AssertionError(f"unknown room task item {item!r}")
@@ -450,9 +453,11 @@ class RoomTask(RoomRef):
         for s in self.room.info(False)["seats"]:
             if s is not None and s["bot"] is None:
                 ids.add(s["id"])
+        self.names_missing = False
         try:
             self.names.update(await self.app.display_names(ids - self.names.keys()))
         except StorageError as e:  # the entries are written: they go out with the names known (the rest later)
+            self.names_missing = True
             log.warning("room %s: names not read: %s", self.id, e.message)
         if self.summary is not None:
             self.summary["names"] = self._names_of(self.summary["seats"], ())

@@ -68,3 +68,32 @@ async def test_a_room_that_cannot_read_names_still_sends_what_it_wrote(server, m
     room = [m for m in host.frames[:host.frames.index(r)] if m.get("t") == "room"][-1]  # before its ok
     assert sum(1 for s in room["info"]["seats"] if s is not None and s["bot"] is not None) == 1
     assert not [m for m in host.frames if m.get("code") == "server/internal"]
+
+
+async def test_a_room_fills_in_a_name_it_could_not_read_at_the_next_snapshot(server, monkeypatch):
+    """A name the room could not read (the database out of reach at a change of seats) is read again
+    before the next snapshot once the database answers, not only at the next change of seats."""
+    app, store = server.app, server.app.store
+    host, away = await server.client(name="FillHost"), await server.client(name="FillAway")
+    snap = await host.request({"t": "create", "config": {"hands": 4, "private": True}})
+    assert (await away.request({"t": "join", "code": snap["info"]["invite"]}))["t"] == "ok"
+    task = app.rooms[snap["room"]]
+    await away.close()
+    for _ in range(500):
+        if away.player not in app.conns:
+            break
+        await asyncio.sleep(0.01)
+    assert away.player not in app.conns and away.player in task.members  # seated, offline
+    task.names.pop(away.player)  # not known yet, as after a restart
+    real = store.fetchall
+
+    async def outage(*args, **kw):
+        raise sqlite3.OperationalError(IO_ERROR)
+
+    monkeypatch.setattr(store, "fetchall", outage)
+    assert (await host.request({"t": "add_bot", "level": "random"}))["t"] == "ok"
+    s = await host.request({"t": "snapshot"})
+    assert s["t"] == "snapshot" and away.player not in s["info"]["names"]  # still out of reach
+    monkeypatch.setattr(store, "fetchall", real)  # the database answers again; no seat changes
+    s = await host.request({"t": "snapshot"})
+    assert s["t"] == "snapshot" and s["info"]["names"][away.player] == "FillAway", s["info"]["names"]
