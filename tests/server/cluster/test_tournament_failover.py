@@ -162,3 +162,30 @@ async def test_followers_on_a_dead_owner_follow_the_new_owner_where_they_reconne
     finally:
         await stop(c)
         await stop(b)
+
+
+async def test_a_command_the_tournament_sends_a_table_whose_lease_is_lost_reaches_it_once_back(pg_url, redis_url, caplog):
+    # the node's watch does not run: the lost table is taken back below, once the command was sent
+    a = await node(pg_url, redis_url, ttl=2.0, before_start=lambda app: setattr(app.cluster, "watch", lambda: None))
+    try:
+        org = await a.client(name="Org")
+        tid = await cup(org, {"turn_time": 60.0, "claim_time": 60.0})  # the hand waits for the player
+        player = await a.client(name="Player")
+        await register(player, tid)
+        assert (await org.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "start"}}))["t"] == "ok"
+        room = (await player.wait_for(lambda m: m.get("t") == "table", timeout=15))["room"]
+        await org.wait_for(lambda m: m.get("t") == "tournament_event" and m["event"] == "table_started", timeout=15)
+        old = a.app.rooms[room]
+        await a.app.cluster.redis.delete("gb:lease:room:" + room)
+        await eventually(lambda: old.closed, timeout=10)  # the table stopped; its tournament runs on
+
+        r = await org.request({"t": "tournament_cmd", "tournament": tid,  # 停和: a command for the table
+                               "cmd": {"t": "sanction", "player": player.player, "kind": "stop_win", "reason": "x"}})
+        assert r["t"] == "ok", r
+        assert await a.app.cluster.tourneys.retake_tables() == [room]
+        back = a.app.rooms[room]
+        seat = next(i for i, s in enumerate(back.room.seats) if s is not None and s.id == player.player)
+        await eventually(lambda: back.room.info()["seats"][seat]["blocked"], timeout=10)
+        caplog.clear()  # the lost lease's ERROR was the point
+    finally:
+        await stop(a)
