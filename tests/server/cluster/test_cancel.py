@@ -9,7 +9,6 @@ import pytest
 import redis.asyncio as aioredis
 
 from server.cluster.cancel import end_if_cancelled
-from server.cluster.node import READ_BLOCK
 from tests.server.cluster.test_nodes import start_node
 from tests.server.conftest import stop
 
@@ -39,16 +38,17 @@ async def test_a_loop_of_redis_calls_cancelled_before_it_ran_ends(redis_url):
 async def test_a_node_whose_reader_had_its_cancel_eaten_still_stops(pg_url, redis_url, caplog):
     node = await start_node(pg_url, redis_url)
     cluster = node.app.cluster
-    real = cluster.redis.xread
+    real, patched = cluster.redis.xread, asyncio.Event()
 
     async def xread(*args, **kwargs):  # what redis-py does to a cancel at a command's start, every time
+        patched.set()
         try:
             return await real(*args, **kwargs)
         except asyncio.CancelledError:
             return []
 
     cluster.redis.xread = xread
-    await asyncio.sleep(READ_BLOCK / 1000 + 0.3)  # the reader's call before the patch has returned
+    await asyncio.wait_for(patched.wait(), 10)  # the reader's call before the patch has returned
     caplog.set_level(logging.WARNING)
     stopping = asyncio.ensure_future(stop(node))
     done, _ = await asyncio.wait({stopping}, timeout=12)  # (the old loop read on: 15 s, then left behind)

@@ -120,10 +120,12 @@ async def test_a_queued_player_reconnecting_to_another_node_keeps_their_place_an
     assert w["t"] == "welcome" and w["queued"] == "guobiao", w  # still queued, now from B
     entry = unpack(await r.hget(QUEUE, mover.player))
     assert entry["node"] == b.app.cluster.id and entry["since"] == since  # the same place and time waited
-    await asyncio.sleep(0.5)  # A's grace for the closed connection ended: the place is not A's to drop
-    assert await r.hexists(QUEUE, mover.player)
+    await eventually(lambda: mover.player not in a.app.conns)  # A saw the close: its grace began
+    await eventually(lambda: mover.player not in a.app.quick_away)  # and ended
     others = [await a.client(name="A1"), await a.client(name="A2"), await b.client(name="B1")]
-    for c in others:
+    assert (await others[0].request(HUMANS))["t"] == "queued"  # after A handled the grace's end (one queue)
+    assert await r.hexists(QUEUE, mover.player)  # the place was not A's to drop
+    for c in others[1:]:
         assert (await c.request(HUMANS))["t"] == "queued"
     snaps = [await snapshot_of(c) for c in (back, *others)]
     assert len({s["room"] for s in snaps}) == 1 and snaps[0]["you"]["seat"] is not None
