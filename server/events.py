@@ -151,6 +151,8 @@ class Events:
                 inst = s.open_at(now)
                 if inst is None or self._event_made(s, inst.starts):
                     continue
+                if self.cluster is not None and not await self.cluster.tourneys.make_event(s.template.name, inst.starts):
+                    continue  # another node makes this one
                 # One name for every instance: the start time tells them apart (clients show it locally).
                 config = replace(s.config(inst.index), name=s.template.name)
                 try:

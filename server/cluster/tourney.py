@@ -34,6 +34,8 @@ log = logging.getLogger("guobiao.cluster")
 FOLLOWERS = "gb:tfollow:"  # + tournament code: hash player id -> the node of their websocket
 LAST = "gb:tplayer:"  # + player id: the tournament they last sent a frame to from another node
 LAST_KEPT = 7 * 86_400  # seconds that key outlives the last such frame
+EVENT = "gb:event:"  # + a scheduled event's name and start: the node that makes that instance
+EVENT_KEPT = 86_400  # seconds kept: far past its sign-up window, every node has seen it taken
 
 
 class TournamentProxy(ProxyConn):
@@ -228,6 +230,16 @@ class ClusterTournaments:
             elif what == "tournament:" + code:
                 del node.pending[token]
                 self.app.reply(conn, req, codec.error(MOVED, "the tournament moved to another server: ask for its view again"))
+
+    async def make_event(self, name: str, starts: float) -> bool:
+        """Whether this node makes the instance of a scheduled event starting at ``starts``: the first
+        node to ask (each node runs the timetable, and one instance is wanted for the whole cluster).
+        Redis unreachable: not now (the loop asks again at the next opening)."""
+        try:
+            return bool(await self.redis.set(f"{EVENT}{name}:{starts:.0f}", self.node.id, nx=True, ex=EVENT_KEPT))
+        except (OSError, RedisError) as e:
+            log.warning("cluster: a scheduled event not made (%s)", e)
+            return False
 
     # -- the owner -------------------------------------------------------------------------------
 

@@ -173,3 +173,30 @@ async def test_a_tournament_player_who_resumes_on_a_third_node_is_told_their_tab
     finally:
         for n in (c, b, a):
             await stop(n)
+
+
+async def test_a_scheduled_event_is_made_once_for_the_whole_cluster(pg_url, redis_url):
+    answers = []  # each node's answer to "do I make this instance?"
+
+    def timetable(app) -> None:
+        app.settings.series = [{"name": "Cluster Event", "every": 60, "first_at": app.now() + 30, "hands": 1,
+                                "min_players": 2}]
+        tourneys = app.cluster.tourneys
+        real = tourneys.make_event
+
+        async def asked(name, starts):
+            answers.append(await real(name, starts))
+            return answers[-1]
+
+        tourneys.make_event = asked
+
+    a = await node(pg_url, redis_url, before_start=timetable)
+    b = await node(pg_url, redis_url, before_start=timetable)
+    try:
+        made = lambda: [t for n in (a, b) for t in n.app.tournaments.values()  # noqa: E731
+                        if t.t.config.name == "Cluster Event"]
+        await eventually(lambda: len(answers) == 2 and made())  # each node's timetable found the instance open
+        assert sorted(answers) == [False, True] and len(made()) == 1, (answers, made())
+    finally:
+        await stop(b)
+        await stop(a)
