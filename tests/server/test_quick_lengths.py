@@ -81,7 +81,11 @@ async def test_quick_queue_keeps_a_player_who_reloads_and_tells_the_time_waited(
     assert r["waited"] < 1, r
     await asyncio.sleep(1.2)
     await a.close()
-    await asyncio.sleep(0.2)  # the server has seen the close
+    for _ in range(500):  # the server has seen the close
+        if a.player not in server.app.conns:
+            break
+        await asyncio.sleep(0.02)
+    assert a.player not in server.app.conns
     again = await server.client()
     w = await again.request({"t": "resume", "token": a.token})
     assert w["t"] == "welcome" and w["queued"] == "dazhong", w

@@ -38,11 +38,12 @@ async def test_leaving_a_finished_table_then_disconnecting_is_no_bug(server, cap
     r = await back.request({"t": "snapshot"})  # not a member until they do
     assert r["t"] == "error" and r["code"] == "lobby/not_in_room", r
     await back.close()
-    for _ in range(50):  # the room's task has taken the disconnects
-        if room.queue.empty():
+    for _ in range(500):  # the server saw the close: the room's task is told
+        if back.player not in server.app.conns:
             break
         await asyncio.sleep(0.02)
-    await asyncio.sleep(0.1)
+    assert back.player not in server.app.conns
+    await ps[0].request({"t": "snapshot"})  # answered after the room's task took the disconnects (one queue)
     frames = [f for c in (*ps, back) for f in c.frames]
     assert not [f for f in frames if f.get("code") == "server/internal"]
     assert not [r for r in caplog.records if "a bug handling" in r.getMessage()]
