@@ -126,6 +126,7 @@ class ClusterTournaments:
         old = self.app.following.pop(pid, None)
         if old is not None:
             old.put(Unfollow(pid))
+            self.node.queue_write(lambda: self.redis.hdel(FOLLOWERS + old.id, pid))  # not followed if it moves
         self.unfollow_remote(pid, keep=code)
         self.remote[pid] = (owner, code)
 

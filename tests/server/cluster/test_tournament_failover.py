@@ -189,3 +189,28 @@ async def test_a_command_the_tournament_sends_a_table_whose_lease_is_lost_reache
         caplog.clear()  # the lost lease's ERROR was the point
     finally:
         await stop(a)
+
+
+async def test_a_follower_who_turns_to_a_tournament_of_another_node_is_no_longer_recorded_for_the_first(pg_url, redis_url):
+    a = await node(pg_url, redis_url, ttl=2.0)
+    b = await node(pg_url, redis_url, ttl=2.0)
+    try:
+        first, second = await cup(await a.client(name="OrgA")), await cup(await b.client(name="OrgB"))
+        fan = await a.client(name="Fan")
+        assert (await fan.request({"t": "tournament", "tournament": first}))["t"] == "tournament"
+        await remembered(a, first, fan, a.app.cluster.id)
+        assert (await fan.request({"t": "tournament", "tournament": second}))["t"] == "tournament"
+        await remembered(b, second, fan, a.app.cluster.id)
+        # a node taking the first over would have made them follow it again
+        await eventually_async(lambda: a.app.cluster.redis.hexists("gb:tfollow:" + first, fan.player), False)
+    finally:
+        await stop(b)
+        await stop(a)
+
+
+async def eventually_async(read, wanted, timeout: float = 10.0) -> None:
+    """Until ``await read()`` is ``wanted`` (a Redis value written in the background)."""
+    end = asyncio.get_running_loop().time() + timeout
+    while await read() != wanted:
+        assert asyncio.get_running_loop().time() < end, "not reached in time"
+        await asyncio.sleep(0.05)
