@@ -209,7 +209,11 @@ async def test_a_database_file_removed_or_replaced_under_the_server_stops_action
         e = await c.wait_for(lambda x: x.get("code") == "server/storage" and "re" not in x, timeout=5)
         assert f"database file was {how}" in e["message"]
     n = task.room.rows
-    await asyncio.sleep(0.3)
+    for _ in range(500):  # the held writes were tried again at least once (each try doubles the wait)
+        if store._retry_in >= 0.2:
+            break
+        await asyncio.sleep(0.02)
+    assert store._retry_in >= 0.2
     r = await cs[1].request({"t": "ready"})
     assert r["code"] == "server/storage" and task.room.rows == n and task.id in server.app.rooms
     cs[1] = await server.client()  # a player may still resume, and waits with the room

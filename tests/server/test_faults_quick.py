@@ -10,6 +10,16 @@ from server.lobby import QUICK_RETRY
 FULL = "the database cannot be written (database or disk is full)"
 
 
+async def tries(app, n: int) -> None:
+    """The placement is tried ``n`` more times (each refused: its hold moves a retry later)."""
+    start = app.quick._held
+    for _ in range(600):
+        if app.quick._held is not None and app.quick._held >= start + n * QUICK_RETRY - 0.01:
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"the placement was not tried {n} more times")
+
+
 async def test_a_failed_quick_match_placement_keeps_the_players_queued(server):
     app, store = server.app, server.app.store
     a, b = await server.client(name="Qa"), await server.client(name="Qb")
@@ -23,7 +33,7 @@ async def test_a_failed_quick_match_placement_keeps_the_players_queued(server):
             assert "re" not in e and "stay queued" in e["message"]
         assert app.quick.queued(a.player) == app.quick.queued(b.player) == "wufan"
         assert a.player not in app.where and b.player not in app.where
-        await asyncio.sleep(1.5)  # tried again meanwhile: still refused, still queued
+        await tries(app, 1)  # tried again meanwhile: still refused, still queued
         assert app.quick.queued(a.player) and app.quick.queued(b.player)
         r = await a.request({"t": "quick", "type": "wufan", "wait": 0})
         assert r["code"] == "lobby/queued", r  # they know they wait
@@ -41,22 +51,17 @@ async def test_the_quick_match_storage_push_is_sent_once_per_fault(server):
     app, store = server.app, server.app.store
     a, b = await server.client(name="Qonce0"), await server.client(name="Qonce1")
 
-    async def tries(n):  # the placement is tried n more times (each refused)
-        start = app.quick._held
-        while app.quick._held is None or app.quick._held < start + n * QUICK_RETRY - 0.01:
-            await asyncio.sleep(0.05)
-
     store._set_fault(FULL)
     try:
         for c in (a, b):
             assert (await c.request({"t": "quick", "type": "wufan", "wait": 0}))["t"] == "queued"
         for c in (a, b):
             await c.wait_for(lambda m: m.get("code") == "server/storage", timeout=5)
-        await tries(1)
+        await tries(app, 1)
         for c in (a, b):
             await c.drain(0.2)
         marks = [len(c.frames) for c in (a, b)]
-        await tries(2)
+        await tries(app, 2)
         assert app.quick.queued(a.player) and app.quick.queued(b.player)
         assert [await c.drain(0.2) for c in (a, b)] == [[], []]  # nothing at the later tries
     finally:
