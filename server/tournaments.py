@@ -68,6 +68,7 @@ class TournamentTask:
         self.tseq = tournament.tseq  # the point of the log the followers' views are at
         self.sent_names: dict[str, str] = {}  # the names the last delta that had any brought up to date
         self.retrying = False  # a write waits for the storage (``saved``): a Stop cancels the task
+        self.stop_asked = False  # a Stop is queued: a write the storage refuses is not tried again
         self.paused_at: float | None = None  # when a storage fault began: no automatic entry until it ends
 
     def start(self) -> None:
@@ -81,6 +82,8 @@ class TournamentTask:
 
     def put(self, item) -> None:
         """Queue an item (server.roomitems) for the task."""
+        if isinstance(item, Stop):
+            self.stop_asked = True
         if isinstance(item, Stop) and self.retrying and self.task is not None:
             self.task.cancel()  # its write may never land; nobody saw what it held
             return
@@ -291,6 +294,8 @@ class TournamentTask:
                 try:
                     return await write()
                 except StorageError as e:
+                    if self.stop_asked:  # (it came while this write was under way)
+                        raise asyncio.CancelledError from e
                     if not self.retrying:
                         log.warning("tournament %s: waiting for the storage: %s", self.id, e.message)
                     self.retrying = True

@@ -213,3 +213,32 @@ async def test_a_tournament_write_whose_answer_was_lost_is_neither_repeated_nor_
     assert not [m for c in (org, *ps) for m in c.frames if m.get("code") == "server/internal"]
     for c in (org, *ps):
         await c.drain()
+
+
+async def test_a_stop_queued_while_a_write_is_under_way_ends_the_tournament_once_the_storage_refuses_it(
+        server, monkeypatch):
+    """A Stop comes while the session start's write is still in the storage (not yet refused, so not
+    yet waiting to be tried again); the storage then refuses it: the tournament ends, not retrying
+    until the server's stop gives up on it (nobody saw what the write held)."""
+    from server.roomitems import STOP
+
+    app, store = server.app, server.app.store
+    org, ps, tid, _ = await scheduled_cup(server, "StopOrg", "S", "Stop Cup")
+    ttask = app.tournaments[tid]
+    entered, refuse = asyncio.Event(), asyncio.Event()
+
+    async def write_tournament(*args, **kw):
+        entered.set()
+        await refuse.wait()
+        raise tournaments.StorageError("the database cannot be written (database or disk is full)")
+
+    monkeypatch.setattr(store, "write_tournament", write_tournament)
+    await asyncio.wait_for(entered.wait(), 15)  # the session starts: its write is in the storage
+    ttask.put(STOP)  # queued behind it: nothing is retrying yet
+    assert not ttask.retrying and not ttask.task.done()
+    refuse.set()
+    done, _ = await asyncio.wait({ttask.task}, timeout=10)
+    assert done, "the tournament kept retrying its write after a Stop"
+    assert not [m for c in ps for m in c.frames if m.get("t") == "table"]  # nothing it held was shown
+    for c in (org, *ps):
+        await c.drain()
