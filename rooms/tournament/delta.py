@@ -22,8 +22,9 @@ from __future__ import annotations
 
 from rooms.tournament import duplicate, report
 
-# Entries that change only their own table's view.
-_TABLE_ONLY = frozenset(("hand", "table_start", "substitute", "time_up"))
+# Entries that change only their own table's view ("seated" not even that: the view does not show who sat
+# down, and at a session start every table reports it, so a whole view each would cost the square of the field).
+_TABLE_ONLY = frozenset(("hand", "table_start", "substitute", "time_up", "seated"))
 # Entries that change players' lines and the standings (a player joins, leaves, checks in).
 _PLAYER = frozenset(("register", "unregister", "checkin"))
 _SANCTION = frozenset(("sanction", "cancel_sanction"))

@@ -104,3 +104,30 @@ def test_a_hand_result_delta_is_one_table_and_no_standings():
         assert set(delta) == {"tables"} and personal == set()
         sizes[n] = len(json.dumps(delta))
     assert sizes[256] == sizes[16]
+
+
+def test_seat_reports_of_a_session_start_send_a_table_delta_not_a_whole_view():
+    """Every table of a starting session reports who took their seat (table events ``seats``, then
+    ``seated``): each report is one shared delta of its table, not the whole public view built and sent
+    to every follower with their personal part (at 1,024 players: 256 views of ~200 kB times 1,025)."""
+    t = make(sessions=1, hands=2, seating="random", fill_bots=True, checkin_required=False)
+    t.take_log()
+    f = Followers(t)
+    for p in PLAYERS:
+        f.step(lambda: t.handle(p, {"t": "register"}, 1.0))
+    f.step(lambda: t.handle(ORG, {"t": "start"}, 100.0))
+    keys = [x.key for x in t.sessions[0].tables]
+    for key in keys:  # as the server reports it when it opens the table: nobody seated yet
+        entries_before = t.tseq
+        f.step(lambda: t.table_event(key, {"t": "seats", "taken": []}, 100.0))
+        assert t.tseq == entries_before + 1  # a "seated" entry: from now on its seats are watched
+    sent = []
+    real_after = f.deltas.after
+    f.deltas.after = lambda tour, entries: sent.append(real_after(tour, entries)) or sent[-1]
+    for key in keys:
+        for seat, pid in enumerate(t.tables[key].seats):
+            if pid is not None:
+                f.step(lambda: t.table_event(key, {"t": "seated", "player": seat}, 100.0))  # on time
+    assert len(sent) == sum(p is not None for k in keys for p in t.tables[k].seats)
+    for delta, personal, full in sent:
+        assert not full and personal == set() and set(delta) == {"tables"} and len(delta["tables"]) == 1
