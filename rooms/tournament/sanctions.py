@@ -104,6 +104,11 @@ class Sanctions:
     def suspended(self, player: str) -> bool:
         return any(True for _ in self.active("suspend", player))
 
+    def barred(self, session: int) -> set[str]:
+        """Who is ``suspended`` or ``forfeited`` in ``session``."""
+        return {r["player"] for r in self.active()
+                if r["kind"] == "suspend" or r["kind"] == "forfeit" and r["session"] == session}
+
     def occurrences(self, player: str, table: str, hand: int, offence: str) -> int:
         """How many times this automatic offence was recorded for the player in that hand (for the ladder)."""
         return sum(1 for r in self.active("offence", player)

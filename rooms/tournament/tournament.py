@@ -360,11 +360,12 @@ class Tournament:
             if nxt.scheduled is not None and now >= nxt.scheduled:
                 return [self._session_start(nxt, lateness.due_start(self, nxt))]
             return []
+        barred = self.sanctions.barred(cur.index)  # once, not a scan of the records per seat and table
         for t in cur.tables:
             if t.state == DONE:
                 continue
             for seat, pid in enumerate(t.seats):
-                if pid is None or seat in t.subs:
+                if pid not in barred or seat in t.subs:
                     continue
                 if self.sanctions.suspended(pid):  # 停赛: a can't-win bot takes the seat, unranked
                     return [{"k": "substitute", "table": t.key, "seat": seat, "why": "suspended"}]
