@@ -221,6 +221,16 @@ class ClusterNode:
         proxy = self.proxies.get(pid)
         if proxy is not None:
             self.send(proxy.node, {"k": "left", "pid": pid, "room": task.id})
+            if self.app.where.get(pid) in (None, task):  # in no other room here: the stand-in goes
+                del self.proxies[pid]
+
+    def forget_nodes(self, dead: list[str]) -> None:
+        """The stand-ins of players whose node died go: their websockets went with it, and what their
+        rooms send them is no longer written to a dead node's stream (they come back through another)."""
+        if dead:
+            gone = set(dead)
+            for pid in [pid for pid, p in self.proxies.items() if p.node in gone]:
+                del self.proxies[pid]
 
     def queue_write(self, op) -> None:
         """A Redis write (``op()`` returns its awaitable), done after the directory's writes queued before

@@ -162,7 +162,9 @@ class Takeover:
         if self.app.stopping:
             return []
         taken = []
-        for dead in await self._dead_nodes():
+        dead_nodes = await self._dead_nodes()
+        self.node.forget_nodes(dead_nodes)
+        for dead in dead_nodes:
             taken += await self._from_dead(dead)
         if orphans and not self.app.stopping:
             ids = [i for i in map(text, await self.redis.smembers(ROOMS)) if i not in self.node.leases]

@@ -140,6 +140,40 @@ async def test_a_remote_player_who_leaves_is_free_on_their_node(nodes):
     assert own["t"] == "snapshot" and own["room"] in a.app.rooms
 
 
+async def test_the_owners_stand_in_of_a_remote_player_goes_when_they_leave_its_rooms(nodes):
+    a, b = nodes
+    host = await b.client(name="Host")
+    one = await host.request({"t": "create", "config": FAST})
+    guest = await a.client(name="Guest")
+    assert (await guest.request({"t": "join", "code": one["info"]["invite"]}))["t"] == "ok"
+    await eventually(lambda: guest.player in b.app.where)
+    assert guest.player in b.app.cluster.proxies  # B sends the guest's messages to A through it
+    assert (await guest.request({"t": "leave"}))["t"] == "ok"
+    await eventually(lambda: guest.player not in b.app.where)
+    assert guest.player not in b.app.cluster.proxies  # a player who comes and goes leaves nothing behind
+
+
+async def test_the_stand_ins_of_a_gone_nodes_players_go(pg_url, redis_url):
+    a = await start_node(pg_url, redis_url)
+    b = await start_node(pg_url, redis_url)
+    try:
+        host = await b.client(name="Host")
+        snap = await host.request({"t": "create", "config": FAST})
+        guest = await a.client(name="Guest")
+        assert (await guest.request({"t": "join", "code": snap["info"]["invite"]}))["t"] == "ok"
+        await eventually(lambda: guest.player in b.app.cluster.proxies)
+        await b.app.cluster.takeover.take_over(orphans=False)
+        assert guest.player in b.app.cluster.proxies  # A lives: kept
+    finally:
+        await stop(a)  # its node lease given up: to B, A is gone
+    try:
+        await b.app.cluster.takeover.take_over(orphans=False)
+        assert guest.player not in b.app.cluster.proxies  # nothing more is written to A's stream for them
+        assert guest.player in b.app.where  # still seated: back through another node, they get a snapshot
+    finally:
+        await stop(b)
+
+
 async def test_every_node_lists_the_public_rooms_of_every_node(nodes):
     a, b = nodes
     on_b = await b.client(name="Bea")
