@@ -102,7 +102,7 @@ class Deltas:
             if ranking != kept or not dropped <= set(out.get("unregistered", ())):
                 out["ranking"] = ranking
         self.standings, self.ranking = new, ranking
-        teams = tour.team_standings()
+        teams = tour.team_standings(rows)
         if teams != self.teams:
             out.setdefault("set", {})["teams"] = teams
             self.teams = teams

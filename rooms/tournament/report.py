@@ -70,14 +70,14 @@ def view(tour, player_id: str | None) -> dict:
 
 def public_view(tour) -> dict:
     """The part of the view that is the same for every viewer."""
-    cur = tour._current()
+    cur, standings = tour._current(), tour.standings()
     return {
         "id": tour.id, "config": tour.config.to_dict(), "organiser": tour.organiser, "referee": tour.referee,
         "referee_offer": tour.referee_offer,
         "state": tour.state, "created": tour.created, "cancel_reason": tour.cancel_reason,
         "session": None if cur is None else cur.index,
         "players": player_rows(tour), "sessions": [session_view(tour, s) for s in tour.sessions],
-        "standings": tour.standings(), "teams": tour.team_standings(),
+        "standings": standings, "teams": tour.team_standings(standings),
         "suspended": [p for p in tour.players if tour.sanctions.suspended(p)],
         "duplicate": _duplicate().view(tour),
     }

@@ -480,8 +480,8 @@ class Tournament:
         suspended = {p for p in self.players if self.sanctions.suspended(p)}
         return standings(list(self.players), self.results(), suspended)
 
-    def team_standings(self) -> list[dict]:
-        return team_standings(self.standings(), {p.id: p.team for p in self.players.values()})
+    def team_standings(self, rows: list[dict] | None = None) -> list[dict]:  # rows: standings() if known
+        return team_standings(rows or self.standings(), {p.id: p.team for p in self.players.values()})
 
     def view(self, player_id: str | None) -> dict:
         """The whole tournament as ``player_id`` may see it (JSON-able); None: anonymous."""

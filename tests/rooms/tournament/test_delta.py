@@ -131,3 +131,21 @@ def test_seat_reports_of_a_session_start_send_a_table_delta_not_a_whole_view():
     assert len(sent) == sum(p is not None for k in keys for p in t.tables[k].seats)
     for delta, personal, full in sent:
         assert not full and personal == set() and set(delta) == {"tables"} and len(delta["tables"]) == 1
+
+
+def test_a_whole_view_delta_ranks_the_players_once(monkeypatch):
+    """The standings are the costly part of a session start's delta (every player's results): the public
+    view, the team standings and the standings' delta share one computation instead of three."""
+    from rooms.tournament import tournament as tmod
+
+    t = make(sessions=1, hands=2, seating="random", fill_bots=True, checkin_required=False)
+    for p in PLAYERS:
+        t.handle(p, {"t": "register", "team": p[-1]}, 1.0)
+    t.take_log()
+    deltas = Deltas(t)
+    t.handle(ORG, {"t": "start"}, 100.0)
+    ranked = []
+    real = tmod.standings
+    monkeypatch.setattr(tmod, "standings", lambda *a: ranked.append(1) or real(*a))
+    delta, _, full = deltas.after(t, t.take_log())
+    assert full and len(ranked) == 1 and delta["set"]["teams"] == t.team_standings()
