@@ -9,7 +9,7 @@ from rooms.tournament import Tournament, TournamentConfig
 from server import tournaments
 
 FULL = "the database cannot be written (database or disk is full)"
-PLAYERS = 256  # 64 tables: four batches
+PLAYERS = 256  # 64 tables: several batches
 
 
 async def test_a_large_session_start_yields_to_the_loop_between_batches_of_tables(server, monkeypatch):
