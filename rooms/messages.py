@@ -251,9 +251,11 @@ class RoomMessages:
         last = self._hint_memo.get(player)
         if last is not None and last[0] == key:
             return last[1]
-        melds = tuple(Meld(x.kind, x.tile, x.concealed) for x in key[1])
-        h = hint(melds, key[0], rules=self.rules, seat_wind=key[2], prevalent=key[3], flowers=key[4],
-                 declared=declared, blocked=blocked)
+        h = _after_discard(last, key) if last is not None else None
+        if h is None:
+            melds = tuple(Meld(x.kind, x.tile, x.concealed) for x in key[1])
+            h = hint(melds, key[0], rules=self.rules, seat_wind=key[2], prevalent=key[3], flowers=key[4],
+                     declared=declared, blocked=blocked)
         self._hint_memo[player] = (key, h)
         return h
 
@@ -286,3 +288,19 @@ class RoomMessages:
             c.update(decision="between", started=self.between_started,
                      deadline=self.between_started + cfg.between_time)
         return c
+
+
+def _after_discard(last: tuple, key: tuple) -> dict | None:
+    """The hint of a seat that just discarded, read from the one it was shown before the discard (which
+    listed the waits after each discard: game.hints), or None if the tiles changed otherwise. Scoring a
+    ready hand's waits anew costs tens of milliseconds, and game.hints' shared cache does not keep them
+    long when thousands of tables play."""
+    (before, *rest), h = last
+    if "discards" not in (h or ()) or tuple(rest) != key[1:] or len(before) != len(key[0]) + 1:
+        return None
+    a, b = sorted(before), sorted(key[0])
+    for i, tile in enumerate(a):
+        if a[:i] + a[i + 1:] == b:
+            return {"waits": h["discards"].get(str(tile), [])}
+    return None
+

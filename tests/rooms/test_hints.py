@@ -153,3 +153,20 @@ def test_the_messages_hint_is_the_hint_of_the_seats_view(kind, seed):
         act(room, pid, a, now)
     assert room.phase != "playing"
     assert {(False, "discards"), (True, "waits"), (False, None)} <= kinds  # turns, windows, between hands
+
+
+def test_a_discards_hint_is_read_from_the_hint_before_it_not_scored_again(scripted, monkeypatch):
+    import game.hints
+    import rooms.messages
+
+    room, out = table()
+    (h,) = hints(out, "alice")  # ready after N or 1s: the waits after each discard are listed
+    game.hints._waits.cache_clear()  # thousands of tables later, the shared cache no longer has them
+    computed = []
+    real = rooms.messages.hint
+    monkeypatch.setattr(rooms.messages, "hint", lambda *a, **kw: computed.append(a) or real(*a, **kw))
+    out = act(room, "alice", {"a": "discard", "tile": T("N")}, 1)
+    (after,) = hints(out, "alice")
+    assert after == {"waits": h["discards"][str(T("N"))]}
+    assert after == hint_of_view(room._view(room.members["alice"].seat), room.rules)
+    assert computed == []  # no hint computed again (bob's tiles did not change either)
