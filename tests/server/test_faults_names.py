@@ -43,11 +43,11 @@ async def test_learn_names_during_a_database_outage_answers_storage_and_changes_
     assert not [m for c in (org, q) for m in c.frames if m.get("code") == "server/internal"]
 
 
-async def test_a_room_that_cannot_read_names_still_sends_what_it_wrote(server, monkeypatch):
-    """A change of seats whose players' names cannot be read (the database out of reach) is written:
-    its messages and its ok go out (with the names known), never server/internal."""
-    app, store = server.app, server.app.store
-    host, away = await server.client(name="RoomHost"), await server.client(name="RoomAway")
+async def seated_offline(server, host_name: str, away_name: str):
+    """A room's host, a player seated there who went offline, and the room's task, which has not learnt
+    that player's name yet (as after a restart)."""
+    app = server.app
+    host, away = await server.client(name=host_name), await server.client(name=away_name)
     snap = await host.request({"t": "create", "config": {"hands": 4, "private": True}})
     assert (await away.request({"t": "join", "code": snap["info"]["invite"]}))["t"] == "ok"
     task = app.rooms[snap["room"]]
@@ -57,7 +57,15 @@ async def test_a_room_that_cannot_read_names_still_sends_what_it_wrote(server, m
             break
         await asyncio.sleep(0.01)
     assert away.player not in app.conns and away.player in task.members  # seated, offline
-    task.names.pop(away.player)  # not known yet, as after a restart
+    task.names.pop(away.player)
+    return host, away, task
+
+
+async def test_a_room_that_cannot_read_names_still_sends_what_it_wrote(server, monkeypatch):
+    """A change of seats whose players' names cannot be read (the database out of reach) is written:
+    its messages and its ok go out (with the names known), never server/internal."""
+    app, store = server.app, server.app.store
+    host, away, task = await seated_offline(server, "RoomHost", "RoomAway")
 
     async def outage(*args, **kw):
         raise sqlite3.OperationalError(IO_ERROR)
@@ -74,17 +82,7 @@ async def test_a_room_fills_in_a_name_it_could_not_read_at_the_next_snapshot(ser
     """A name the room could not read (the database out of reach at a change of seats) is read again
     before the next snapshot once the database answers, not only at the next change of seats."""
     app, store = server.app, server.app.store
-    host, away = await server.client(name="FillHost"), await server.client(name="FillAway")
-    snap = await host.request({"t": "create", "config": {"hands": 4, "private": True}})
-    assert (await away.request({"t": "join", "code": snap["info"]["invite"]}))["t"] == "ok"
-    task = app.rooms[snap["room"]]
-    await away.close()
-    for _ in range(500):
-        if away.player not in app.conns:
-            break
-        await asyncio.sleep(0.01)
-    assert away.player not in app.conns and away.player in task.members  # seated, offline
-    task.names.pop(away.player)  # not known yet, as after a restart
+    host, away, task = await seated_offline(server, "FillHost", "FillAway")
     real = store.fetchall
 
     async def outage(*args, **kw):

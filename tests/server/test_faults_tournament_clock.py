@@ -8,19 +8,25 @@ from server.roomitems import TICK
 from server.store import open_store
 from tests.server.test_faults_tournament import FULL, scheduled_cup, stored
 
-async def test_a_storage_fault_does_not_make_a_player_late_or_forfeit(server):
-    app, store = server.app, server.app.store
-    org, ps, tid, begin = await scheduled_cup(server, "ClockOrg", "Clock", "Clock Cup", checked_in=3)  # the last comes late
-    ttask, late = app.tournaments[tid], ps[3]
-    for c in ps:  # every one online is taken to the table: the room reports each seat taken
+async def seated_but_one(org, ps, ttask, tid) -> None:
+    """The session started: every one online is taken to the table (the room reports each seat taken),
+    which waits for the one not checked in; the tournament has handled it all."""
+    for c in ps:
         await c.wait_for(lambda m: m.get("t") == "table", timeout=15)
     (table,) = ttask.t.tables.values()
     for _ in range(500):
         if len(table.seated) == 4:
             break
         await asyncio.sleep(0.02)
-    assert len(table.seated) == 4 and table.state == "waiting"  # for the one not checked in
-    assert (await org.request({"t": "tournament", "tournament": tid}))["t"] == "tournament"  # all handled
+    assert len(table.seated) == 4 and table.state == "waiting"
+    assert (await org.request({"t": "tournament", "tournament": tid}))["t"] == "tournament"
+
+
+async def test_a_storage_fault_does_not_make_a_player_late_or_forfeit(server):
+    app, store = server.app, server.app.store
+    org, ps, tid, begin = await scheduled_cup(server, "ClockOrg", "Clock", "Clock Cup", checked_in=3)  # the last comes late
+    ttask, late = app.tournaments[tid], ps[3]
+    await seated_but_one(org, ps, ttask, tid)
     start = ttask.t.sessions[0].start
     assert start == begin
     real, shift = app.now, [0.0]
@@ -97,15 +103,7 @@ async def test_a_server_stopped_during_a_storage_fault_logs_the_pause(tmp_path):
     app, store = running.app, running.app.store
     org, ps, tid, begin = await scheduled_cup(running, "StopOrg", "Stop", "Stop Cup", checked_in=3)
     ttask = app.tournaments[tid]
-    for c in ps:  # the session started; each seat is taken (no table event comes during the fault)
-        await c.wait_for(lambda m: m.get("t") == "table", timeout=15)
-    (table,) = ttask.t.tables.values()
-    for _ in range(500):
-        if len(table.seated) == 4:
-            break
-        await asyncio.sleep(0.02)
-    assert len(table.seated) == 4 and table.state == "waiting"  # for the one not checked in
-    assert (await org.request({"t": "tournament", "tournament": tid}))["t"] == "tournament"  # all handled
+    await seated_but_one(org, ps, ttask, tid)  # (no table event comes during the fault)
     start_at = ttask.t.sessions[0].start
     real, shift = app.now, [start_at + 300 - app.now()]  # 5 minutes after the start the disk fills up
     ttask.clock = lambda: real() + shift[0]
