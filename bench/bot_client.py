@@ -41,6 +41,7 @@ class Seat:
         self.answered = None  # (seq, clock.decision) last answered: prompts repeat at the same seq
         self.wall = None  # tiles left in the wall, counted from the events
         self.room_seat = self.game_seat = None
+        self.next_deal = 0  # the hand whose own deal comes next (one missed while away is skipped, not failed)
         self.frames: list[dict] = []  # room messages since the last (re)connect, for the resume check
         self.pushes: asyncio.Queue = asyncio.Queue()  # handled in order by one task, which may await replies
         self.resume_url = None  # set: resume once the first hand is over
@@ -121,6 +122,9 @@ class Seat:
             self.wall -= ev["count"]
             if "tiles" in ev:  # only our own deal shows its tiles
                 self.stats["seat checks" if ev["seat"] == self.game_seat else "seat check FAILURES"] += 1
+                if ev["hand"] > self.next_deal:  # dealt while this seat was resuming: it got a snapshot
+                    self.stats["seat checks skipped"] += ev["hand"] - self.next_deal
+                self.next_deal = ev["hand"] + 1
         elif t == "draw" or t == "flower" and ev["source"] != "deal":
             self.wall -= 1  # a flower drawn from the wall or as a replacement has no draw event
         elif t == "hand_end":

@@ -23,7 +23,9 @@ async def test_bot_client_plays_a_whole_match_from_the_protocol_document(server)
     assert figures.get("wins", 0) + figures.get("exhaustive draws", 0) == 8, text
     assert figures["wall checks"] >= 4 and "wall check FAILURES" not in figures, text
     # Eight hands: two rounds, so game seats differ from room seats in the second.
-    assert figures["seat checks"] == 4 * 8 and "seat check FAILURES" not in figures, text
+    # (a hand dealt while the resuming seat was away reaches it as a snapshot: its deal is skipped, once)
+    skipped = figures.get("seat checks skipped", 0)
+    assert figures["seat checks"] + skipped == 4 * 8 and skipped <= 1 and "seat check FAILURES" not in figures, text
     assert figures["resume checks"] == 1 and "resume check FAILURES" not in figures, text
     assert not [k for k in figures if k.startswith("errors")], text
     assert figures["actions"] > 100, text
