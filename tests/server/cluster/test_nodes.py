@@ -45,6 +45,16 @@ async def eventually(check, timeout: float = 10.0) -> None:
         await asyncio.sleep(0.02)
 
 
+async def guest_in_remote_room(a: Running, b: Running):
+    """A host's room on node B and a guest whose websocket is on node A, joined by invite code: the host,
+    the room's snapshot and the guest."""
+    host = await b.client(name="Host")
+    snap = await host.request({"t": "create", "config": FAST})
+    guest = await a.client(name="Guest")
+    assert (await guest.request({"t": "join", "code": snap["info"]["invite"]}))["t"] == "ok"
+    return host, snap, guest
+
+
 def numbered(frames: list[dict]) -> list[int]:
     return [m["n"] for m in frames if "n" in m]
 
@@ -107,10 +117,7 @@ async def test_a_player_resuming_on_any_node_is_back_in_their_room_on_another(pg
     b = await start_node(pg_url, redis_url)
     c = await start_node(pg_url, redis_url)
     try:
-        host = await b.client(name="Host")
-        snap = await host.request({"t": "create", "config": FAST})
-        guest = await a.client(name="Guest")
-        assert (await guest.request({"t": "join", "code": snap["info"]["invite"]}))["t"] == "ok"
+        host, snap, guest = await guest_in_remote_room(a, b)
         await guest.close()
         back = await c.client()  # a node the player never used
         r = await back.request({"t": "resume", "token": guest.token})
@@ -130,10 +137,7 @@ async def test_a_player_resuming_on_any_node_is_back_in_their_room_on_another(pg
 
 async def test_a_remote_player_who_leaves_is_free_on_their_node(nodes):
     a, b = nodes
-    host = await b.client(name="Host")
-    snap = await host.request({"t": "create", "config": FAST})
-    guest = await a.client(name="Guest")
-    assert (await guest.request({"t": "join", "code": snap["info"]["invite"]}))["t"] == "ok"
+    host, snap, guest = await guest_in_remote_room(a, b)
     assert (await guest.request({"t": "leave"}))["t"] == "ok"
     await eventually(lambda: guest.player not in a.app.where)  # B tells A over the stream
     own = await guest.request({"t": "create", "config": FAST})  # not lobby/in_room
@@ -142,10 +146,7 @@ async def test_a_remote_player_who_leaves_is_free_on_their_node(nodes):
 
 async def test_the_owners_stand_in_of_a_remote_player_goes_when_they_leave_its_rooms(nodes):
     a, b = nodes
-    host = await b.client(name="Host")
-    one = await host.request({"t": "create", "config": FAST})
-    guest = await a.client(name="Guest")
-    assert (await guest.request({"t": "join", "code": one["info"]["invite"]}))["t"] == "ok"
+    host, one, guest = await guest_in_remote_room(a, b)
     await eventually(lambda: guest.player in b.app.where)
     assert guest.player in b.app.cluster.proxies  # B sends the guest's messages to A through it
     assert (await guest.request({"t": "leave"}))["t"] == "ok"
@@ -157,10 +158,7 @@ async def test_the_stand_ins_of_a_gone_nodes_players_go(pg_url, redis_url):
     a = await start_node(pg_url, redis_url)
     b = await start_node(pg_url, redis_url)
     try:
-        host = await b.client(name="Host")
-        snap = await host.request({"t": "create", "config": FAST})
-        guest = await a.client(name="Guest")
-        assert (await guest.request({"t": "join", "code": snap["info"]["invite"]}))["t"] == "ok"
+        host, snap, guest = await guest_in_remote_room(a, b)
         await eventually(lambda: guest.player in b.app.cluster.proxies)
         await b.app.cluster.takeover.take_over(orphans=False)
         assert guest.player in b.app.cluster.proxies  # A lives: kept
@@ -203,10 +201,7 @@ async def test_a_remote_room_stands_for_the_room_without_being_a_half_built_room
     from server.roomtask import RoomTask
 
     a, b = nodes
-    host = await b.client(name="Host")
-    snap = await host.request({"t": "create", "config": FAST})
-    guest = await a.client(name="Guest")
-    assert (await guest.request({"t": "join", "code": snap["info"]["invite"]}))["t"] == "ok"
+    host, snap, guest = await guest_in_remote_room(a, b)
     where = a.app.where[guest.player]
     assert isinstance(where, RemoteRoom) and isinstance(where, RoomRef) and not isinstance(where, RoomTask)
     assert (where.id, where.owner) == (snap["room"], b.app.cluster.id)

@@ -87,8 +87,4 @@ async def test_a_killed_nodes_tournament_and_table_are_taken_over_and_its_player
                 pass
         check.close()
         for p in (a, b, c):
-            if p.poll() is None:
-                end(p)
-            else:
-                p.stdout.close()
-                p.stderr.close()
+            end(p)
