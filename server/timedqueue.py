@@ -65,7 +65,11 @@ class TimedQueue(asyncio.Queue):
         self._timer = None
         if self._clocks is not None:  # the task waits: wake it only if its deadline has come
             deadline, now = self._clocks
-            due, t = deadline(), now()
+            try:
+                due, t = deadline(), now()
+            except Exception:  # a broken room: woken, the task meets the error itself and stops the room
+                self.put_nowait(_WAKE)
+                return
             if due is None:
                 return  # no deadline any more: it waits for an item (arm sets a timer for a new one)
             if due > t:

@@ -96,3 +96,22 @@ async def test_a_timer_for_a_deadline_that_moved_later_does_not_wake_the_waiting
     assert len(gets) == 1  # ... without waking the task
     assert await waiting == ("tick",) and loop.time() >= deadline[0] - 0.001
     assert len(gets) == 1
+
+
+async def test_a_deadline_that_fails_in_the_timer_is_met_by_the_waiting_task():
+    """The room's deadline raising when the timer fires (a bug in the room) reaches the task that waits,
+    which stops the room as a bug; it is not lost in the loop's callback log with the task asleep."""
+    loop = asyncio.get_running_loop()
+    q, calls = TimedQueue(), []
+
+    def deadline():
+        calls.append(1)
+        if len(calls) > 1:  # fine when the task arms the timer, broken when the timer fires
+            raise RuntimeError("room state broken")
+        return loop.time() + 0.05
+
+    try:
+        with pytest.raises(RuntimeError, match="room state broken"):
+            await asyncio.wait_for(q.next(deadline, loop.time), 2.0)
+    finally:
+        q.stop()
