@@ -7,7 +7,7 @@ import { actionSeq, hasClaim, options } from "./game";
 import { defaultLang, setLang } from "./i18n";
 import { Connection, Msg, Status, wsUrl } from "./net";
 import type { Command } from "./wire.gen";
-import { AppState, initialState, reduce } from "./state";
+import { AppState, initialState, listAsked, listFellBack, listFields, listPage, listQuery, listSearch, reduce } from "./state";
 import { Sound, cuesFor } from "./sound";
 import type { Lang } from "./tiles";
 
@@ -200,6 +200,12 @@ export class App {
     this.set(s);
     if (msg.t === "game" && s.room) for (const cue of cuesFor(before.game, msg.events, s.game)) this.sound.play(cue);
     switch (msg.t) {
+      case "rooms":
+        if (listFellBack(s.roomList, msg)) this.refreshRooms(); // its page is gone: the last one
+        break;
+      case "tournaments":
+        if (listFellBack(s.tournamentList, msg)) this.refreshTournaments();
+        break;
       case "tournament_delta": {
         // A change our view of it cannot take (one was missed): the whole view again.
         const v = before.tviews[msg.tournament];
@@ -213,7 +219,7 @@ export class App {
         }
         if (!msg.room) {
           this.followRoute();
-          this.send({ t: "rooms" });
+          this.refreshRooms();
           // A restarted server has forgotten its quick-match queue: take our place in it again.
           if (!msg.queued && before.queued) this.quick(before.queued, before.quickHands ?? undefined);
         }
@@ -230,7 +236,7 @@ export class App {
         if (msg.code === "lobby/not_in_room" && this.state.room) {
           // The server has no room for us (it closed it while we looked at the ranking): the lobby.
           this.set({ ...this.state, room: null, you: null, game: null, clock: null, handResult: null, matchResult: null, confirmLeave: false, roomGone: false });
-          this.send({ t: "rooms" });
+          this.refreshRooms();
         }
         if (msg.code === "auth/bad_token") {
           // The server forgot us (a new database): sign in again under the same name. A claimed
@@ -343,11 +349,25 @@ export class App {
     });
   }
 
+  /** The tournaments' page and search the lobby shows, asked again (they are kept). */
   refreshTournaments(): void {
     if (!this.state.me) return;
     // A background refresh: an error (e.g. a server without tournaments) is not shown.
-    void this.conn.request({ t: "tournaments" });
+    void this.conn.request({ t: "tournaments", ...listFields(this.state.tournamentList) });
     this.silent.add(this.conn.lastId());
+    this.set({ ...this.state, tournamentList: listAsked(this.state.tournamentList, this.conn.lastId()) });
+  }
+
+  /** Search the tournaments (by name or id): from the first page. */
+  searchTournaments(q: string): void {
+    const before = this.state.tournamentList;
+    this.set({ ...this.state, tournamentList: listSearch(before, q) });
+    if (listQuery(q) !== listQuery(before.q)) this.refreshTournaments();
+  }
+
+  tournamentsPage(page: number): void {
+    this.set({ ...this.state, tournamentList: listPage(this.state.tournamentList, page) });
+    this.refreshTournaments();
   }
 
   async createTournament(config: Record<string, unknown>): Promise<Msg> {
@@ -448,8 +468,22 @@ export class App {
     this.conn.drop();
   }
 
+  /** The public rooms' page and search the lobby shows, asked again (they are kept). */
   refreshRooms(): void {
-    this.send({ t: "rooms" });
+    void this.conn.request({ t: "rooms", ...listFields(this.state.roomList) });
+    this.set({ ...this.state, roomList: listAsked(this.state.roomList, this.conn.lastId()) });
+  }
+
+  /** Search the public rooms (a player's name, a room id, an invite code): from the first page. */
+  searchRooms(q: string): void {
+    const before = this.state.roomList;
+    this.set({ ...this.state, roomList: listSearch(before, q) });
+    if (listQuery(q) !== listQuery(before.q)) this.refreshRooms();
+  }
+
+  roomsPage(page: number): void {
+    this.set({ ...this.state, roomList: listPage(this.state.roomList, page) });
+    this.refreshRooms();
   }
 
   /** One page of the player's own finished matches (the lobby's list); errors are not shown. */
@@ -511,7 +545,7 @@ export class App {
     if (this.state.roomGone) {
       // Nothing to tell the server: it closed the room already.
       this.set({ ...this.state, room: null, you: null, game: null, clock: null, handResult: null, matchResult: null, roomGone: false });
-      this.send({ t: "rooms" });
+      this.refreshRooms();
       return;
     }
     this.send({ t: "leave" });

@@ -19,6 +19,7 @@ export interface AppState {
   queued: string | null;
   bots: string[]; // the external bots this server registered (welcome), which add_bot accepts by name
   rooms: RoomSummary[];
+  roomList: ListView; // the public rooms' search and page
   room: RoomInfo | null;
   you: You | null;
   game: GameView | null;
@@ -35,6 +36,7 @@ export interface AppState {
   names: Record<string, string>; // player id -> name, from whatever the server tells
   chat: { from: string; name: string; text: string }[];
   tournaments: TournamentSummary[]; // the lobby's list
+  tournamentList: ListView; // its search and page
   tviews: Record<string, TournamentView>; // the tournaments followed, by id
   tables: Record<string, { tournament: string; table: string }>; // room id -> tournament table
   tournamentErrors: Record<string, string>; // tournament id -> the error code its fetch got
@@ -45,6 +47,68 @@ export interface AppState {
   quickWaiting: number | null; // players in that queue, us included
   quickSince: number | null; // client time (s) when we joined that queue (the server's count: a reload keeps it)
   roomGone: boolean; // the server closed the room while its final ranking is still on screen
+}
+
+/** A public list the server pages and searches (``rooms``, ``tournaments``: server/listing.py): what
+ * we ask for, and what the page on screen answers. Every ask carries ``q`` and ``page``, so the lobby's
+ * own refreshes keep both. */
+export interface ListView {
+  q: string; // the search as typed
+  page: number; // the page asked for, from 0
+  asked: number | null; // the request id of the latest ask: answers to older ones are stale
+  askedQ: string; // the search that ask sent
+  shownQ: string; // the search the page on screen answers
+  pages: number;
+  total: number;
+}
+
+export const MAX_QUERY = 40; // characters the server takes in ``q`` (server/listing.py)
+
+export function emptyList(): ListView {
+  return { q: "", page: 0, asked: null, askedQ: "", shownQ: "", pages: 1, total: 0 };
+}
+
+/** The search as the server takes it: trimmed (it ignores the spaces around it), at most 40 characters. */
+export function listQuery(q: string): string {
+  return q.trim().slice(0, MAX_QUERY).trim();
+}
+
+/** A new search starts at the first page. */
+export function listSearch(l: ListView, q: string): ListView {
+  return listQuery(q) === listQuery(l.q) ? { ...l, q } : { ...l, q, page: 0 };
+}
+
+export function listPage(l: ListView, page: number): ListView {
+  return { ...l, page: Math.max(0, Math.min(page, l.pages - 1)) };
+}
+
+/** The command's fields for the page and search ``l`` wants (none: the first page of everything). */
+export function listFields(l: ListView): { q?: string; page?: number } {
+  const q = listQuery(l.q);
+  return { ...(q ? { q } : {}), ...(l.page ? { page: l.page } : {}) };
+}
+
+/** ``l`` asked again under request id ``id``. */
+export function listAsked(l: ListView, id: number): ListView {
+  return { ...l, asked: id, askedQ: listQuery(l.q) };
+}
+
+/** An answer, taken unless it is stale (a later ask is on its way) or is an empty page past the end
+ * (rooms closed since): then ``l`` falls back to the last page, and the list on screen stays until the
+ * app's ask for that one is answered (``listFellBack``). */
+function listAnswer(l: ListView, msg: { re?: number; page?: number; pages?: number; total?: number }):
+  { list: ListView; take: boolean } {
+  if (typeof msg.re === "number" && l.asked !== null && msg.re !== l.asked) return { list: l, take: false };
+  const pages = Math.max(1, msg.pages ?? 1);
+  const page = msg.page ?? 0;
+  const total = msg.total ?? 0;
+  if (page >= pages && page > 0) return { list: { ...l, page: pages - 1, pages, total }, take: false };
+  return { list: { ...l, page, pages, total, shownQ: typeof msg.re === "number" ? l.askedQ : l.shownQ }, take: true };
+}
+
+/** Whether ``msg``, the answer to our latest ask, found its page gone: ``l`` (after it) wants another. */
+export function listFellBack(l: ListView, msg: { re?: number; page?: number }): boolean {
+  return typeof msg.re === "number" && msg.re === l.asked && (msg.page ?? 0) !== l.page;
 }
 
 /** A banner that stays until dismissed (or replaced by newer ones). */
@@ -95,10 +159,10 @@ function reduceTournament(n: AppState, msg: TournamentEventMsg, clientNow: numbe
 
 export function initialState(): AppState {
   return {
-    status: "closed", me: null, signingIn: false, queued: null, bots: [], rooms: [], room: null, you: null, game: null,
+    status: "closed", me: null, signingIn: false, queued: null, bots: [], rooms: [], roomList: emptyList(), room: null, you: null, game: null,
     clock: null, clockOffset: null, records: { matches: [], current: [] }, handResult: null, matchResult: null,
     reveals: {}, lastN: 0, needSnapshot: false, error: null, replaced: false, names: {}, chat: [],
-    tournaments: [], tviews: {}, tables: {}, tournamentErrors: {}, notices: [],
+    tournaments: [], tournamentList: emptyList(), tviews: {}, tables: {}, tournamentErrors: {}, notices: [],
     confirmLeave: false, roomGone: false, quickUntil: null, quickHands: null, quickWaiting: null,
     quickSince: null,
   };
@@ -155,9 +219,11 @@ export function reduce(s: AppState, msg: ServerMessage, clientNow: number): AppS
         ...(msg.room ? {} : { room: null, you: null, game: null, clock: null }),
       };
     case "rooms": {
+      const { list, take } = listAnswer(n.roomList, msg);
+      if (!take) return { ...n, roomList: list };
       const names = { ...n.names };
       for (const r of msg.rooms as RoomSummary[]) Object.assign(names, namesFrom(r));
-      return { ...n, rooms: msg.rooms, names };
+      return { ...n, rooms: msg.rooms, roomList: list, names };
     }
     case "queued":
       return {
@@ -233,8 +299,10 @@ export function reduce(s: AppState, msg: ServerMessage, clientNow: number): AppS
       return { ...n, replaced: true };
     case "chat":
       return { ...n, chat: [...n.chat.slice(-49), { from: msg.from, name: msg.name, text: msg.text }], names: { ...n.names, [msg.from]: msg.name } };
-    case "tournaments":
-      return { ...n, tournaments: msg.tournaments };
+    case "tournaments": {
+      const { list, take } = listAnswer(n.tournamentList, msg);
+      return take ? { ...n, tournaments: msg.tournaments, tournamentList: list } : { ...n, tournamentList: list };
+    }
     case "tournament":
       return reduceView(n, msg.tournament);
     case "tournament_event":

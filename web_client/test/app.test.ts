@@ -85,3 +85,61 @@ describe("App and the quick-match queue", () => {
     }
   });
 });
+
+describe("App and the public lists' search and page", () => {
+  /** An app signed in over a fake connection that records what it is asked, with request ids. */
+  function lobbyApp(): { app: App; asked: any[]; on: (m: any) => void } {
+    const app = newApp();
+    const asked: any[] = [];
+    let id = 0;
+    (app as any).conn = {
+      send: (m: any) => { asked.push(m); return true; },
+      request: (m: any) => { asked.push({ ...m, id: ++id }); return new Promise(() => {}); },
+      lastId: () => id,
+    };
+    const on = (m: any) => (app as any).onMessage(m);
+    on({ t: "welcome", player: "p1", name: "Ann", token: "tok", room: null, queued: null });
+    return { app, asked, on };
+  }
+  const lastRooms = (asked: any[]) => asked.filter((m) => m.t === "rooms").at(-1);
+  const answer = (m: any, page: number, pages: number, total: number) =>
+    ({ t: "rooms", re: m.id, page, pages, total, rooms: [] });
+
+  it("every refresh of the lobby keeps the search and the page", () => {
+    const { app, asked, on } = lobbyApp();
+    expect(lastRooms(asked)).toEqual({ t: "rooms", id: expect.any(Number) }); // the first page of all
+    on(answer(lastRooms(asked), 0, 3, 140));
+    app.roomsPage(1);
+    expect(lastRooms(asked)).toMatchObject({ page: 1 });
+    app.searchRooms(" Bo");
+    expect(lastRooms(asked)).toMatchObject({ q: "Bo" });
+    expect(lastRooms(asked).page).toBeUndefined(); // a new search: the first page
+    on(answer(lastRooms(asked), 0, 2, 55));
+    app.roomsPage(1);
+    on(answer(lastRooms(asked), 1, 2, 55));
+    app.refreshRooms(); // the lobby's timer
+    expect(lastRooms(asked)).toMatchObject({ q: "Bo", page: 1 });
+    on({ t: "welcome", player: "p1", name: "Ann", token: "tok", room: null, queued: null }); // reconnected
+    expect(lastRooms(asked)).toMatchObject({ q: "Bo", page: 1 });
+    app.searchRooms("Bo "); // the same search
+    expect(asked.filter((m) => m.t === "rooms").at(-1)).toBe(lastRooms(asked));
+  });
+
+  it("asks for the last page when the one shown is gone", () => {
+    const { app, asked, on } = lobbyApp();
+    on(answer(lastRooms(asked), 0, 3, 140));
+    app.roomsPage(2);
+    const n = asked.length;
+    on(answer(lastRooms(asked), 2, 2, 90)); // rooms closed: two pages now
+    expect(asked.length).toBe(n + 1);
+    expect(lastRooms(asked)).toMatchObject({ page: 1 });
+    expect(app.state.roomList.page).toBe(1);
+  });
+
+  it("tournaments likewise", () => {
+    const { app, asked } = lobbyApp();
+    app.searchTournaments("cup");
+    app.refreshTournaments();
+    expect(asked.filter((m) => m.t === "tournaments").at(-1)).toMatchObject({ q: "cup" });
+  });
+});

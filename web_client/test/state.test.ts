@@ -2,7 +2,10 @@ import { describe, expect, it } from "vitest";
 import { inviteLink, parseRoute } from "../src/app";
 import { defaultLang, setLang, t } from "../src/i18n";
 import { backoff, decodeFrame, encodeFrame, wsUrl } from "../src/net";
-import { AppState, countdown, displayName, estimateOffset, initialState, reduce } from "../src/state";
+import {
+  AppState, countdown, displayName, emptyList, estimateOffset, initialState, listAsked, listFellBack, listFields, listPage,
+  listSearch, reduce,
+} from "../src/state";
 import type { Clock, HandRecord, RoomConfig, RoomInfo } from "../src/wire.gen";
 
 // The fields these tests read (a new config field needs no change here).
@@ -173,5 +176,66 @@ describe("names, routes, frames", () => {
     expect(t("handOf", 1, 4)).toBe("Hand 1 of 4");
     setLang("zh");
     expect(t("handOf", 1, 4)).toBe("第 1/4 盘");
+  });
+});
+
+describe("a public list's search and page (rooms, tournaments)", () => {
+  const room = (id: string) => ({ room: id, type: "guobiao", phase: "lobby", hands: 4, seats: [null, null, null, null], spectators: 0 });
+  const rooms = (re: number, page: number, pages: number, total: number, ids: string[]) =>
+    ({ t: "rooms", re, page, pages, total, rooms: ids.map(room) }) as any;
+
+  it("asks with the search trimmed and at most 40 characters, and the page; nothing for the first page of all", () => {
+    const l = emptyList();
+    expect(listFields(l)).toEqual({});
+    expect(listFields({ ...l, q: "   " })).toEqual({});
+    expect(listFields({ ...l, q: "  Ann ", page: 2 })).toEqual({ q: "Ann", page: 2 });
+    expect(listFields({ ...l, q: "x".repeat(50) }).q).toHaveLength(40);
+  });
+
+  it("a new search starts at the first page; a space typed after it does not", () => {
+    const l = { ...emptyList(), q: "ann", page: 3, pages: 5 };
+    expect(listSearch(l, "anna").page).toBe(0);
+    expect(listSearch(l, "ann ").page).toBe(3);
+    expect(listSearch(l, "ann ").q).toBe("ann ");
+  });
+
+  it("pages stay within the list", () => {
+    const l = { ...emptyList(), pages: 3 };
+    expect(listPage(l, 2).page).toBe(2);
+    expect(listPage(l, 7).page).toBe(2);
+    expect(listPage(l, -1).page).toBe(0);
+  });
+
+  it("takes the answer to the latest ask, with the search it answers; an older one is dropped", () => {
+    let s = signedIn();
+    s = { ...s, roomList: listAsked(listSearch(s.roomList, "bo"), 7) };
+    s = { ...s, roomList: listAsked(listSearch(s.roomList, "bob"), 8) };
+    const late = reduce(s, rooms(7, 0, 2, 60, ["r00000001"]), 0); // an answer to "bo", overtaken
+    expect(late.rooms).toEqual([]);
+    expect(late.roomList.shownQ).toBe("");
+    s = reduce(s, rooms(8, 0, 1, 1, ["r00000002"]), 0);
+    expect(s.rooms.map((r) => r.room)).toEqual(["r00000002"]);
+    expect(s.roomList).toMatchObject({ q: "bob", shownQ: "bob", page: 0, pages: 1, total: 1 });
+    expect(listFellBack(s.roomList, { re: 8, page: 0 })).toBe(false);
+  });
+
+  it("a page gone since (rooms closed) falls back to the last one, keeping the list until that arrives", () => {
+    let s = signedIn();
+    s = { ...s, roomList: listAsked({ ...s.roomList, pages: 3 }, 1) };
+    s = reduce(s, rooms(1, 0, 3, 120, ["r00000001"]), 0);
+    s = { ...s, roomList: listAsked(listPage(s.roomList, 2), 2) };
+    const msg = rooms(2, 2, 2, 70, []); // the server answers an empty page 2 of 2
+    s = reduce(s, msg, 0);
+    expect(s.rooms.map((r) => r.room)).toEqual(["r00000001"]);
+    expect(s.roomList).toMatchObject({ page: 1, pages: 2, total: 70 });
+    expect(listFellBack(s.roomList, msg)).toBe(true);
+    expect(listFields(s.roomList)).toEqual({ page: 1 });
+  });
+
+  it("tournaments likewise; a search that finds nothing says which search", () => {
+    let s = signedIn();
+    s = { ...s, tournamentList: listAsked(listSearch(s.tournamentList, "cup"), 4) };
+    s = reduce(s, { t: "tournaments", re: 4, page: 0, pages: 1, total: 0, tournaments: [] } as any, 0);
+    expect(s.tournamentList).toMatchObject({ shownQ: "cup", total: 0 });
   });
 });

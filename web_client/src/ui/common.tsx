@@ -1,7 +1,8 @@
 import { createContext } from "preact";
-import { useContext, useEffect, useLayoutEffect, useReducer, useState } from "preact/hooks";
+import { useContext, useEffect, useLayoutEffect, useReducer, useRef, useState } from "preact/hooks";
 import type { App } from "../app";
 import type { Meld } from "../game";
+import { ListView, MAX_QUERY } from "../state";
 import { lang, t } from "../i18n";
 import { Tile, tileLabel, tileName } from "../tiles";
 
@@ -110,5 +111,65 @@ export function Countdown({ seconds, bank, warn = 5 }: { seconds: number; bank?:
       <span class="secs">{t("seconds", s)}</span>
       {bank !== undefined && bank > 0 ? <span class="bank">{t("timeBank", Math.ceil(bank))}</span> : null}
     </span>
+  );
+}
+
+const SEARCH_PAUSE = 300; // ms after the last keystroke before a search is sent
+const SEARCH_FROM = 10; // entries a list holds before it offers a search box
+
+/** Whether a public list offers its search box: it is long, or a search is on. */
+export function searchable(l: ListView): boolean {
+  return l.total > SEARCH_FROM || l.pages > 1 || !!l.q.trim() || !!l.shownQ;
+}
+
+/** A search over a public list: sent as one types (after a pause), at once on Enter, cleared by ×. */
+export function ListSearch({ list, onSearch, placeholder, name }: {
+  list: ListView; onSearch: (q: string) => void; placeholder: string; name: string;
+}) {
+  const [text, setText] = useState(list.q);
+  const input = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (text === list.q) return;
+    const id = setTimeout(() => onSearch(text), SEARCH_PAUSE);
+    return () => clearTimeout(id);
+  }, [text]);
+  const clear = () => {
+    setText("");
+    onSearch("");
+    input.current?.focus();
+  };
+  return (
+    <form class="list-search" role="search" onSubmit={(e) => { e.preventDefault(); onSearch(text); }}>
+      <input
+        ref={input} type="search" name={name} value={text} maxLength={MAX_QUERY} placeholder={placeholder}
+        aria-label={placeholder} autoComplete="off" enterKeyHint="search"
+        onInput={(e) => setText((e.target as HTMLInputElement).value)}
+        onKeyDown={(e) => { if (e.key === "Escape" && text) { e.preventDefault(); clear(); } }}
+      />
+      {text ? (
+        <button type="button" class="clear" data-action="clear-search" aria-label={t("clearSearch")} title={t("clearSearch")}
+          onClick={clear}>×</button>
+      ) : null}
+    </form>
+  );
+}
+
+/** Previous / next through a paged list, with "page X of Y"; nothing when it is one page. */
+export function Pager({ list, onPage }: { list: ListView; onPage: (page: number) => void }) {
+  const nav = useRef<HTMLElement>(null);
+  if (list.pages <= 1) return null;
+  const page = Math.min(list.page, list.pages - 1);
+  const go = (p: number) => {
+    onPage(p);
+    // From the bottom of a long page, the next one is read from its top.
+    const top = nav.current?.closest("section");
+    if (top && top.getBoundingClientRect().top < 0) top.scrollIntoView({ block: "start" });
+  };
+  return (
+    <nav class="pager" ref={nav} data-testid="pager" data-page={page} data-pages={list.pages}>
+      <button type="button" data-action="prev-page" disabled={page <= 0} onClick={() => go(page - 1)}>‹ {t("prevPage")}</button>
+      <span class="muted" data-testid="page-of">{t("pageOf", page + 1, list.pages)}</span>
+      <button type="button" data-action="next-page" disabled={page >= list.pages - 1} onClick={() => go(page + 1)}>{t("nextPage")} ›</button>
+    </nav>
   );
 }

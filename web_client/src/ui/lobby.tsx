@@ -3,7 +3,7 @@ import { QUICK_HANDS, inviteLink } from "../app";
 import { t } from "../i18n";
 import { AppState, RoomInfo, displayName } from "../state";
 import type { InviteView, MatchesMsg } from "../wire.gen";
-import { useApp, useNow, windName } from "./common";
+import { ListSearch, Pager, searchable, useApp, useNow, windName } from "./common";
 import { CreateTournament, TournamentList } from "./tournament";
 
 export const ROOM_TYPES = ["guobiao", "dazhong", "wufan"] as const;
@@ -181,35 +181,53 @@ export function Lobby({ s }: { s: AppState }) {
         <h2>{t("joinByCode")}</h2>
         <JoinForm />
       </section>
-      <section class="card">
-        <div class="row between">
-          <h2>{t("publicRooms")}</h2>
-          <button type="button" class="link" onClick={() => app.refreshRooms()}>{t("refresh")}</button>
-        </div>
-        {s.rooms.length === 0 ? <p class="muted">{t("noRooms")}</p> : (
-          <ul class="rooms">
-            {s.rooms.map((r) => {
-              const filled = r.seats.filter((x) => x !== null).length;
-              return (
-                <li key={r.room} data-room={r.room}>
-                  <span class="room-type">{typeName(r.type)}</span>
-                  <span>{t("handsN", r.hands)}</span>
-                  <span>{t("players", filled)}</span>
-                  <span class="muted">{r.phase === "lobby" ? t("inLobby") : t("inPlay")}</span>
-                  <span class="names">{r.seats.map((x) => (x ? displayName(s, x.id, t("bot"), r.names) : "·")).join(" / ")}</span>
-                  <span class="grow" />
-                  {r.phase === "lobby" && filled < 4 ? (
-                    <button type="button" onClick={() => app.join(r.room)}>{t("join")}</button>
-                  ) : null}
-                  <button type="button" onClick={() => app.watch(r.room)}>{t("watch")}</button>
-                </li>
-              );
-            })}
-          </ul>
-        )}
-      </section>
+      <PublicRooms s={s} />
       <CreateTournament s={s} />
     </div>
+  );
+}
+
+/** The public rooms, a page at a time, searchable by a seated player's name, a room id or an invite
+ * code (server/listing.py); the search and the page stay while the lobby refreshes the list. */
+function PublicRooms({ s }: { s: AppState }) {
+  const app = useApp();
+  const list = s.roomList;
+  return (
+    <section class="card" data-testid="public-rooms">
+      <div class="row between">
+        <h2>{t("publicRooms")}</h2>
+        <button type="button" class="link" onClick={() => app.refreshRooms()}>{t("refresh")}</button>
+      </div>
+      {searchable(list) ? (
+        <ListSearch list={list} name="room_search" placeholder={t("searchRooms")} onSearch={(q) => app.searchRooms(q)} />
+      ) : null}
+      {s.rooms.length === 0 ? (
+        list.shownQ
+          ? <p class="muted" data-testid="no-match">{t("noRoomsMatch", list.shownQ)}</p>
+          : <p class="muted" data-testid="no-rooms">{t("noRooms")}</p>
+      ) : (
+        <ul class="rooms">
+          {s.rooms.map((r) => {
+            const filled = r.seats.filter((x) => x !== null).length;
+            return (
+              <li key={r.room} data-room={r.room}>
+                <span class="room-type">{typeName(r.type)}</span>
+                <span>{t("handsN", r.hands)}</span>
+                <span>{t("players", filled)}</span>
+                <span class="muted">{r.phase === "lobby" ? t("inLobby") : t("inPlay")}</span>
+                <span class="names">{r.seats.map((x) => (x ? displayName(s, x.id, t("bot"), r.names) : "·")).join(" / ")}</span>
+                <span class="grow" />
+                {r.phase === "lobby" && filled < 4 ? (
+                  <button type="button" onClick={() => app.join(r.room)}>{t("join")}</button>
+                ) : null}
+                <button type="button" onClick={() => app.watch(r.room)}>{t("watch")}</button>
+              </li>
+            );
+          })}
+        </ul>
+      )}
+      <Pager list={list} onPage={(p) => app.roomsPage(p)} />
+    </section>
   );
 }
 

@@ -14,7 +14,7 @@ import {
   myTable, openForSignUp, ownSanctions, pointsText, publicNotices, summaryNext,
 } from "../tournament";
 import { formatTiles } from "../tiles";
-import { useApp, useNow } from "./common";
+import { ListSearch, Pager, searchable, useApp, useNow } from "./common";
 import { DuplicateDeals, DuplicateStandings } from "./duplicate";
 import { BotEntry, BotTags } from "./tbots";
 import { ROOM_TYPES, typeName } from "./lobby";
@@ -59,9 +59,18 @@ export function TournamentList({ s }: { s: AppState }) {
         <h2>{t("tournaments")}</h2>
         <button type="button" class="link" onClick={() => app.refreshTournaments()}>{t("refresh")}</button>
       </div>
-      {s.tournaments.length === 0 ? <p class="muted">{t("noTournaments")}</p> : (
+      {searchable(s.tournamentList) ? (
+        <ListSearch list={s.tournamentList} name="tournament_search" placeholder={t("searchTournaments")}
+          onSearch={(q) => app.searchTournaments(q)} />
+      ) : null}
+      {s.tournaments.length === 0 ? (
+        s.tournamentList.shownQ
+          ? <p class="muted" data-testid="no-match">{t("noTournamentsMatch", s.tournamentList.shownQ)}</p>
+          : <p class="muted">{t("noTournaments")}</p>
+      ) : (
         <TournamentItems s={s} now={now} />
       )}
+      <Pager list={s.tournamentList} onPage={(p) => app.tournamentsPage(p)} />
     </section>
   );
 }
@@ -72,11 +81,14 @@ const OVER = new Set(["finished", "cancelled"]);
 function TournamentItems({ s, now }: { s: AppState; now: number }) {
   const live = s.tournaments.filter((x) => !OVER.has(x.state));
   const over = s.tournaments.filter((x) => OVER.has(x.state));
+  // Past the first page, or found by a search, finished ones are what was asked for: shown, and the
+  // open ones are not "none" (they rank first, on earlier pages).
+  const asked = s.tournamentList.page > 0 || !!s.tournamentList.shownQ;
   return (
     <>
-      {live.length ? <TournamentRows items={live} now={now} /> : <p class="muted">{t("noTournaments")}</p>}
+      {live.length ? <TournamentRows items={live} now={now} /> : asked ? null : <p class="muted">{t("noTournaments")}</p>}
       {over.length ? (
-        <details class="over-events" data-testid="over-events">
+        <details class="over-events" data-testid="over-events" open={asked && !live.length}>
           <summary>{t("tOverN", over.length)}</summary>
           <TournamentRows items={over} now={now} />
         </details>
