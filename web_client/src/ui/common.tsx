@@ -117,9 +117,12 @@ export function Countdown({ seconds, bank, warn = 5 }: { seconds: number; bank?:
 const SEARCH_PAUSE = 300; // ms after the last keystroke before a search is sent
 const SEARCH_FROM = 10; // entries a list holds before it offers a search box
 
-/** Whether a public list offers its search box: it is long, or a search is on. */
-export function searchable(l: ListView): boolean {
-  return l.total > SEARCH_FROM || l.pages > 1 || !!l.q.trim() || !!l.shownQ;
+/** Whether a public list offers its search box: it is long, or a search is on; once shown it stays
+ * (a list that shrinks while one types must not take the box away). */
+export function useSearchable(l: ListView): boolean {
+  const shown = useRef(false);
+  shown.current ||= l.total > SEARCH_FROM || l.pages > 1 || !!l.q.trim() || !!l.shownQ;
+  return shown.current;
 }
 
 /** A search over a public list: sent as one types (after a pause), at once on Enter, cleared by ×. */

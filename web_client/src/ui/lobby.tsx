@@ -3,7 +3,7 @@ import { QUICK_HANDS, inviteLink } from "../app";
 import { t } from "../i18n";
 import { AppState, RoomInfo, displayName } from "../state";
 import type { InviteView, MatchesMsg } from "../wire.gen";
-import { ListSearch, Pager, searchable, useApp, useNow, windName } from "./common";
+import { ListSearch, Pager, useApp, useNow, useSearchable, windName } from "./common";
 import { CreateTournament, TournamentList } from "./tournament";
 
 export const ROOM_TYPES = ["guobiao", "dazhong", "wufan"] as const;
@@ -192,13 +192,14 @@ export function Lobby({ s }: { s: AppState }) {
 function PublicRooms({ s }: { s: AppState }) {
   const app = useApp();
   const list = s.roomList;
+  const search = useSearchable(list);
   return (
     <section class="card" data-testid="public-rooms">
       <div class="row between">
         <h2>{t("publicRooms")}</h2>
         <button type="button" class="link" onClick={() => app.refreshRooms()}>{t("refresh")}</button>
       </div>
-      {searchable(list) ? (
+      {search ? (
         <ListSearch list={list} name="room_search" placeholder={t("searchRooms")} onSearch={(q) => app.searchRooms(q)} />
       ) : null}
       {s.rooms.length === 0 ? (
@@ -217,10 +218,12 @@ function PublicRooms({ s }: { s: AppState }) {
                 <span class="muted">{r.phase === "lobby" ? t("inLobby") : t("inPlay")}</span>
                 <span class="names">{r.seats.map((x) => (x ? displayName(s, x.id, t("bot"), r.names) : "·")).join(" / ")}</span>
                 <span class="grow" />
-                {r.phase === "lobby" && filled < 4 ? (
-                  <button type="button" onClick={() => app.join(r.room)}>{t("join")}</button>
-                ) : null}
-                <button type="button" onClick={() => app.watch(r.room)}>{t("watch")}</button>
+                <span class="room-actions">{/* wrapped together on a phone, not Watch alone on a line */}
+                  {r.phase === "lobby" && filled < 4 ? (
+                    <button type="button" data-action="join-room" onClick={() => app.join(r.room)}>{t("join")}</button>
+                  ) : null}
+                  <button type="button" data-action="watch-room" onClick={() => app.watch(r.room)}>{t("watch")}</button>
+                </span>
               </li>
             );
           })}

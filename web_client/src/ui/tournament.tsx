@@ -14,7 +14,7 @@ import {
   myTable, openForSignUp, ownSanctions, pointsText, publicNotices, summaryNext,
 } from "../tournament";
 import { formatTiles } from "../tiles";
-import { ListSearch, Pager, searchable, useApp, useNow } from "./common";
+import { ListSearch, Pager, useApp, useNow, useSearchable } from "./common";
 import { DuplicateDeals, DuplicateStandings } from "./duplicate";
 import { BotEntry, BotTags } from "./tbots";
 import { ROOM_TYPES, typeName } from "./lobby";
@@ -53,13 +53,14 @@ function kindName(r: SanctionRecord): string {
 export function TournamentList({ s }: { s: AppState }) {
   const app = useApp();
   const now = useNow(15000);
+  const search = useSearchable(s.tournamentList);
   return (
     <section class="card tournaments" data-testid="tournaments">
       <div class="row between">
         <h2>{t("tournaments")}</h2>
         <button type="button" class="link" onClick={() => app.refreshTournaments()}>{t("refresh")}</button>
       </div>
-      {searchable(s.tournamentList) ? (
+      {search ? (
         <ListSearch list={s.tournamentList} name="tournament_search" placeholder={t("searchTournaments")}
           onSearch={(q) => app.searchTournaments(q)} />
       ) : null}
