@@ -44,6 +44,13 @@ _FORGET_PLAYER = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
 """
+# Every entry of one write, to any streams, in one call: all or none (a retry never doubles part of it).
+_XADD_ALL = """
+for i, key in ipairs(KEYS) do
+  redis.call('XADD', key, 'MAXLEN', '~', ARGV[1], '*', 'm', ARGV[i + 1])
+end
+return #KEYS
+"""
 STREAM_MAX = 100_000  # entries kept per node's stream (XADD MAXLEN ~): far more than a reader lags
 ENTRY_MAX = 256  # messages in one stream entry (those queued together share one: one XADD, one entry read)
 READ_COUNT = 512  # entries taken per XREAD, and messages handled before the reader lets the loop run
@@ -74,10 +81,12 @@ class ClusterNode:
         self.leases: dict[str, Lease] = {}  # room id -> its lease
         self.proxies: dict[str, ProxyConn] = {}  # remote players of this node's rooms
         self.pending: dict[str, tuple] = {}  # request token -> (conn, req, on_ok) of a frame sent away
-        self.outbox: dict[str, asyncio.Queue] = {}  # node -> what goes to it, in order
+        self.outbox: asyncio.Queue = asyncio.Queue()  # (node, packed message): what goes to other nodes, in order
+        self._writer: asyncio.Task | None = None  # the one task writing the outbox, from the first send
         self.tasks: list[asyncio.Task] = []
         self._ops: asyncio.Queue = asyncio.Queue()  # directory writes, done in order by one task
         self._forget_player = self.redis.register_script(_FORGET_PLAYER)
+        self._xadd_all = self.redis.register_script(_XADD_ALL)
         self._tokens = itertools.count(1)
         self.takeover = Takeover(self)  # rooms claimed, restored, taken over, given up
         self.handlers: dict = {}  # message kind -> its handler, of the shared lobby's modules
@@ -86,6 +95,7 @@ class ClusterNode:
 
     async def start(self) -> None:
         await self.redis.ping()  # unreachable: the node does not start
+        await self.redis.script_load(_XADD_ALL)  # (the writer's first call need not load it)
         await self._live()
         self.app.store.on_fenced = self.takeover.fenced
         loop = asyncio.get_running_loop()
@@ -132,11 +142,10 @@ class ClusterNode:
                 await lease.release()
             except (OSError, RedisError):
                 pass  # it expires
-        for q in self.outbox.values():  # what is still queued leaves before the node does
-            try:
-                await asyncio.wait_for(q.join(), 5.0)
-            except TimeoutError:
-                log.warning("cluster: messages to another node were not written before stopping")
+        try:  # what is still queued leaves before the node does
+            await asyncio.wait_for(self.outbox.join(), 5.0)
+        except TimeoutError:
+            log.warning("cluster: messages to another node were not written before stopping")
         for t in self.tasks:
             t.cancel()
         await asyncio.gather(*self.tasks, return_exceptions=True)
@@ -319,32 +328,28 @@ class ClusterNode:
     # -- the streams ---------------------------------------------------------------------------
 
     def send(self, node: str, body: dict) -> None:
-        q = self.outbox.get(node)
-        if q is None:
-            q = self.outbox[node] = asyncio.Queue()
-            self.tasks.append(asyncio.get_running_loop().create_task(self._write(node, q),
-                                                                     name=f"cluster {self.id} -> {node}"))
-        q.put_nowait(pack(body))
+        if self._writer is None:
+            self._writer = asyncio.get_running_loop().create_task(self._write(), name=f"cluster {self.id} writer")
+            self.tasks.append(self._writer)
+        self.outbox.put_nowait((node, pack(body)))
 
-    async def _write(self, node: str, q: asyncio.Queue) -> None:
-        """The one writer to ``node``'s stream: what is queued, in order, many entries a round trip."""
-        key = STREAM + node
+    async def _write(self) -> None:
+        """The one writer to the other nodes' streams: what is queued, in order per node, every node's
+        entries in one round trip (one script call)."""
+        q = self.outbox
         while True:
             batch = [await q.get()]
             while not q.empty():
                 batch.append(q.get_nowait())
-            entries = [b"".join(batch[i:i + ENTRY_MAX]) for i in range(0, len(batch), ENTRY_MAX)]
+            keys, args = entries(batch)
             while True:
                 try:
-                    pipe = self.redis.pipeline(transaction=len(entries) > 1)  # all or none: a retry never doubles
-                    for data in entries:
-                        pipe.xadd(key, {"m": data}, maxlen=STREAM_MAX, approximate=True)
-                    await pipe.execute()
+                    await self._xadd_all(keys=keys, args=args)
                     end_if_cancelled()
                     break
                 except (OSError, RedisError) as e:
                     end_if_cancelled()
-                    log.warning("cluster: writing to %s failed (%s); retrying", node, e)
+                    log.warning("cluster: writing to other nodes failed (%s); retrying", e)
                     await asyncio.sleep(RETRY)
             for _ in batch:
                 q.task_done()
@@ -435,3 +440,17 @@ class ClusterNode:
         else:
             extra = {f: body[f] for f in ("cmd", "page", "text") if f in body}
             task.put(_ITEMS[kind](pid, proxy, req, **extra))
+
+
+def entries(batch: list[tuple[str, bytes]]) -> tuple[list[str], list]:
+    """The streams and entries of a write: each node's messages in the order queued, up to ENTRY_MAX
+    back to back in one entry (one XADD, one entry to parse on each side)."""
+    per_node: dict[str, list[bytes]] = {}
+    for node, data in batch:
+        per_node.setdefault(node, []).append(data)
+    keys, args = [], [STREAM_MAX]
+    for node, msgs in per_node.items():
+        for i in range(0, len(msgs), ENTRY_MAX):
+            keys.append(STREAM + node)
+            args.append(b"".join(msgs[i:i + ENTRY_MAX]))
+    return keys, args

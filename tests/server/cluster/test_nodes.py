@@ -239,3 +239,38 @@ async def test_a_backlog_from_another_node_lets_the_loop_run_while_it_is_handled
         a.app.cluster.send(b.app.cluster.id, {"k": "probe", "i": i})
     await eventually(lambda: len(seen) == 1000)
     assert not seen[0] and seen[-1]
+
+
+async def test_messages_queued_together_for_several_nodes_leave_in_one_round_trip(nodes, monkeypatch):
+    """An action's pushes to seats on three other nodes: one command to Redis, not one per node (each a
+    round trip and a wake-up of its own), and each node's stream gets its messages, in order."""
+    from redis.asyncio.connection import AbstractConnection
+
+    from server.cluster.keys import unpack_all
+
+    a, _ = nodes
+    sent: list[bytes] = []
+    real = AbstractConnection.send_packed_command
+
+    async def counted(self, command, check_health=True):
+        parts = [command] if isinstance(command, (bytes, str)) else command
+        data = b"".join(p.encode() if isinstance(p, str) else bytes(p) for p in parts)
+        if b"probe" in data:
+            sent.append(data)
+        return await real(self, command, check_health)
+
+    monkeypatch.setattr(AbstractConnection, "send_packed_command", counted)
+    far = ["far1", "far2", "far3"]
+    for i in range(3):
+        for node in far:
+            a.app.cluster.send(node, {"k": "probe", "i": i})
+    r = a.app.cluster.redis
+    end = asyncio.get_running_loop().time() + 10
+    while [await r.xlen("gb:node:" + n) for n in far] != [1, 1, 1]:
+        assert asyncio.get_running_loop().time() < end, "not written in time"
+        await asyncio.sleep(0.02)
+    assert len(sent) == 1
+    for node in far:
+        [(_, fields)] = await r.xrange("gb:node:" + node)
+        assert [m["i"] for m in unpack_all(fields[b"m"])] == [0, 1, 2]
+    await r.delete(*("gb:node:" + n for n in far))
