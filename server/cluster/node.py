@@ -23,8 +23,8 @@ from redis.exceptions import RedisError
 from rooms.invite import normalize
 from server import codec
 from server.cluster.cancel import end_if_cancelled
-from server.cluster.keys import (INVITE, LOBBY, NODE_LEASE, NODES, OWNED, PLAYER, ROOM_LEASE, ROOMS, STREAM,
-                                 pack, unpack, unpack_all)
+from server.cluster.keys import (INVITE, LOBBY, NODE_LEASE, NODES, OWNED, PLAYER, ROOM_LEASE, ROOMS, SENT,
+                                 STREAM, pack, unpack, unpack_all)
 from server.cluster import lobby as cluster_lobby
 from server.cluster.lease import Lease, Renewer, holder
 from server.cluster.remote import ProxyConn, RemoteReq, RemoteRoom
@@ -44,12 +44,16 @@ _FORGET_PLAYER = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
 """
-# Every entry of one write, to any streams, in one call: all or none (a retry never doubles part of it).
+# Every entry of one write, to any streams, in one call: all or none. KEYS[1] holds the number of the
+# writer's last write done: a write sent again after its answer was lost (the connection broke) is
+# skipped, not done twice. KEYS[2..]: the streams; ARGV: the write's number, MAXLEN, the entries.
 _XADD_ALL = """
-for i, key in ipairs(KEYS) do
-  redis.call('XADD', key, 'MAXLEN', '~', ARGV[1], '*', 'm', ARGV[i + 1])
+if tonumber(redis.call('GET', KEYS[1]) or '0') >= tonumber(ARGV[1]) then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'EX', 86400)
+for i = 2, #KEYS do
+  redis.call('XADD', KEYS[i], 'MAXLEN', '~', ARGV[2], '*', 'm', ARGV[i + 1])
 end
-return #KEYS
+return 1
 """
 STREAM_MAX = 100_000  # entries kept per node's stream (XADD MAXLEN ~): far more than a reader lags
 ENTRY_MAX = 256  # messages in one stream entry (those queued together share one: one XADD, one entry read)
@@ -88,6 +92,7 @@ class ClusterNode:
         self._forget_player = self.redis.register_script(_FORGET_PLAYER)
         self._xadd_all = self.redis.register_script(_XADD_ALL)
         self._tokens = itertools.count(1)
+        self._writes = itertools.count(1)  # the writer's writes, numbered (SENT)
         self.takeover = Takeover(self)  # rooms claimed, restored, taken over, given up
         self.handlers: dict = {}  # message kind -> its handler, of the shared lobby's modules
         self.quick = None  # server.cluster.quick.ClusterQuick, from ``start``
@@ -150,7 +155,7 @@ class ClusterNode:
             t.cancel()
         await asyncio.gather(*self.tasks, return_exceptions=True)
         try:
-            await self.redis.delete(STREAM + self.id)  # (written to again, it is deleted as a dead node's)
+            await self.redis.delete(STREAM + self.id, SENT + self.id)  # (written to again, deleted as a dead node's)
         except (OSError, RedisError):
             pass
         await self.redis.aclose()
@@ -342,6 +347,8 @@ class ClusterNode:
             while not q.empty():
                 batch.append(q.get_nowait())
             keys, args = entries(batch)
+            keys.insert(0, SENT + self.id)
+            args.insert(0, next(self._writes))  # the same number each time it is tried
             while True:
                 try:
                     await self._xadd_all(keys=keys, args=args)

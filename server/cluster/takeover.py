@@ -15,7 +15,7 @@ from redis.exceptions import RedisError
 
 from server import codec
 from server.cluster.cancel import every
-from server.cluster.keys import NODE_LEASE, NODES, OWNED, ROOM_LEASE, ROOMS, STREAM, TOURNAMENT_LEASE, text
+from server.cluster.keys import NODE_LEASE, NODES, OWNED, ROOM_LEASE, ROOMS, SENT, STREAM, TOURNAMENT_LEASE, text
 from server.cluster.lease import PREFIX, Lease, acquire_many, holder
 from server.cluster.remote import RemoteRoom
 from server.errors import MOVED
@@ -214,7 +214,7 @@ class Takeover:
     async def forget_node(self, dead: str) -> None:
         """A node dead for a while with no rooms left: its stream, room set and entry deleted (nothing it
         would read is still wanted: its connections went with it)."""
-        await self.redis.delete(STREAM + dead, OWNED + dead)
+        await self.redis.delete(STREAM + dead, OWNED + dead, SENT + dead)
         await self.redis.srem(NODES, dead)
         self._dead_since.pop(dead, None)
         log.info("cluster: node %s is gone; its stream deleted", dead)

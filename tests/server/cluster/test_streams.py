@@ -1,0 +1,82 @@
+"""Messages between nodes across a broken Redis connection (docs/cluster.md "Messages between nodes"):
+a write whose answer was lost is sent again, and lands once."""
+
+from __future__ import annotations
+
+import asyncio
+from urllib.parse import urlparse
+
+import pytest
+
+from server.app import App
+from server.cluster.node import ClusterNode
+from server.store import open_store
+from tests.server.cluster.test_nodes import eventually, start_node
+from tests.server.conftest import Running, fast_settings, stop
+
+pytestmark = pytest.mark.postgres
+
+
+class CuttingProxy:
+    """A TCP proxy in front of Redis that, once armed, forwards the first command carrying ``marker``
+    and then closes that client's connection instead of passing Redis's answer on: the write is done,
+    its writer does not know it."""
+
+    def __init__(self, redis_url: str, marker: bytes):
+        u = urlparse(redis_url)
+        self.upstream, self.marker = (u.hostname, u.port), marker
+        self.cut = 0  # connections closed so
+
+    async def start(self) -> str:
+        self.server = await asyncio.start_server(self._client, "127.0.0.1", 0)
+        return f"redis://127.0.0.1:{self.server.sockets[0].getsockname()[1]}"
+
+    async def _client(self, reader, writer) -> None:
+        up_reader, up_writer = await asyncio.open_connection(*self.upstream)
+        state = {"drop": False}
+
+        async def to_redis() -> None:
+            while data := await reader.read(65536):
+                if self.cut == 0 and self.marker in data:
+                    state["drop"] = True
+                up_writer.write(data)
+                await up_writer.drain()
+            up_writer.close()
+
+        async def to_client() -> None:
+            while data := await up_reader.read(65536):
+                if state["drop"]:  # the marked command's answer: lost with the connection
+                    self.cut += 1
+                    writer.transport.abort()
+                    up_writer.close()
+                    return
+                writer.write(data)
+                await writer.drain()
+            writer.close()
+
+        await asyncio.gather(to_redis(), to_client(), return_exceptions=True)
+
+    async def stop(self) -> None:
+        self.server.close()
+
+
+async def test_a_write_whose_answer_was_lost_is_not_handled_twice(pg_url, redis_url):
+    proxy = CuttingProxy(redis_url, b"lost-answer")
+    store = await open_store(pg_url)
+    a_app = App(store, fast_settings())
+    a_app.cluster = ClusterNode(a_app, await proxy.start())  # A talks to Redis through the proxy
+    await a_app.cluster.start()
+    a = Running(a_app, await a_app.start("127.0.0.1", 0), pg_url)
+    b = await start_node(pg_url, redis_url)
+    try:
+        seen: list[str] = []
+        b.app.cluster.handlers["probe"] = lambda body: seen.append(body["text"])
+        a.app.cluster.send(b.app.cluster.id, {"k": "probe", "text": "lost-answer"})
+        await eventually(lambda: proxy.cut == 1 and seen)
+        a.app.cluster.send(b.app.cluster.id, {"k": "probe", "text": "next"})  # after the retry, in order
+        await eventually(lambda: "next" in seen)
+        assert seen == ["lost-answer", "next"]
+    finally:
+        await stop(a)
+        await stop(b)
+        await proxy.stop()
