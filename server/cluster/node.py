@@ -13,12 +13,13 @@ lost across a Redis reconnect nor reordered.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import itertools
 import logging
 import secrets
 
 import redis.asyncio as aioredis
-from redis.exceptions import RedisError
+from redis.exceptions import NoScriptError, RedisError
 
 from rooms.invite import normalize
 from server import codec
@@ -27,6 +28,7 @@ from server.cluster.keys import (INVITE, LOBBY, NODE_LEASE, NODES, OWNED, PLAYER
                                  STREAM, pack, unpack, unpack_all)
 from server.cluster import lobby as cluster_lobby
 from server.cluster.lease import Lease, Renewer, holder
+from server.cluster.link import Link, stream_entries
 from server.cluster.remote import ProxyConn, RemoteReq, RemoteRoom
 from server.cluster.takeover import Takeover
 from server import listing
@@ -60,6 +62,8 @@ ENTRY_MAX = 256  # messages in one stream entry (those queued together share one
 READ_COUNT = 512  # entries taken per XREAD, and messages handled before the reader lets the loop run
 READ_BLOCK = 1000  # ms an XREAD waits for entries
 RETRY = 0.2  # seconds before a failed Redis call is tried again
+CALL_TIMEOUT = 5.0  # seconds a write (or a read, beyond its READ_BLOCK) may take before it is tried again
+_XADD_ALL_SHA = hashlib.sha1(_XADD_ALL.encode()).hexdigest()
 
 _ITEMS = {"Command": Command, "SnapshotAsked": SnapshotAsked, "HistoryAsked": HistoryAsked,
           "ChatAsked": ChatAsked, "Connect": Connect, "Disconnect": Disconnect, "Leave": Leave}
@@ -90,7 +94,6 @@ class ClusterNode:
         self.tasks: list[asyncio.Task] = []
         self._ops: asyncio.Queue = asyncio.Queue()  # directory writes, done in order by one task
         self._forget_player = self.redis.register_script(_FORGET_PLAYER)
-        self._xadd_all = self.redis.register_script(_XADD_ALL)
         self._tokens = itertools.count(1)
         self._writes = itertools.count(1)  # the writer's writes, numbered (SENT)
         self.takeover = Takeover(self)  # rooms claimed, restored, taken over, given up
@@ -340,8 +343,14 @@ class ClusterNode:
 
     async def _write(self) -> None:
         """The one writer to the other nodes' streams: what is queued, in order per node, every node's
-        entries in one round trip (one script call)."""
-        q = self.outbox
+        entries in one round trip (one script call), on a connection of its own (server.cluster.link)."""
+        q, link = self.outbox, Link(self.redis, CALL_TIMEOUT)
+        try:
+            await self._writing(q, link)
+        finally:
+            await link.close()
+
+    async def _writing(self, q: asyncio.Queue, link: Link) -> None:
         while True:
             batch = [await q.get()]
             while not q.empty():
@@ -351,7 +360,11 @@ class ClusterNode:
             args.insert(0, next(self._writes))  # the same number each time it is tried
             while True:
                 try:
-                    await self._xadd_all(keys=keys, args=args)
+                    try:
+                        await link.call("EVALSHA", _XADD_ALL_SHA, len(keys), *keys, *args)
+                    except NoScriptError:  # (Redis restarted): loaded, and the write tried again at once
+                        await link.call("SCRIPT", "LOAD", _XADD_ALL)
+                        await link.call("EVALSHA", _XADD_ALL_SHA, len(keys), *keys, *args)
                     end_if_cancelled()
                     break
                 except (OSError, RedisError) as e:
@@ -362,11 +375,19 @@ class ClusterNode:
                 q.task_done()
 
     async def _read(self) -> None:
-        """This node's stream, from its start (the node's id is new each run), entry by entry."""
+        """This node's stream, from its start (the node's id is new each run), entry by entry, on a
+        connection of its own (server.cluster.link)."""
+        link = Link(self.redis, READ_BLOCK / 1000 + CALL_TIMEOUT)
+        try:
+            await self._reading(link)
+        finally:
+            await link.close()
+
+    async def _reading(self, link: Link) -> None:
         key, last = STREAM + self.id, "0-0"
         while True:
             try:
-                got = await self.redis.xread({key: last}, count=READ_COUNT, block=READ_BLOCK)
+                got = await link.call("XREAD", "COUNT", READ_COUNT, "BLOCK", READ_BLOCK, "STREAMS", key, last)
                 end_if_cancelled()
             except (OSError, RedisError) as e:
                 end_if_cancelled()
@@ -374,23 +395,22 @@ class ClusterNode:
                 await asyncio.sleep(RETRY)
                 continue
             handled = 0
-            for _, entries in got:
-                for entry_id, fields in entries:
-                    last = entry_id
+            for entry_id, fields in stream_entries(got):
+                last = entry_id
+                try:
+                    bodies = unpack_all(fields[b"m"])
+                except Exception:
+                    log.exception("cluster: an entry from another node could not be read")
+                    continue
+                for body in bodies:
                     try:
-                        bodies = unpack_all(fields[b"m"])
+                        self._handle(body)
                     except Exception:
-                        log.exception("cluster: an entry from another node could not be read")
-                        continue
-                    for body in bodies:
-                        try:
-                            self._handle(body)
-                        except Exception:
-                            log.exception("cluster: a message from another node failed")
-                    handled += len(bodies)
-                    if handled >= READ_COUNT:  # entries hold many messages: the loop's other work goes on
-                        handled = 0
-                        await asyncio.sleep(0)
+                        log.exception("cluster: a message from another node failed")
+                handled += len(bodies)
+                if handled >= READ_COUNT:  # entries hold many messages: the loop's other work goes on
+                    handled = 0
+                    await asyncio.sleep(0)
 
     def _handle(self, body: dict) -> None:
         kind = body["k"]

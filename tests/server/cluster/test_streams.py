@@ -80,3 +80,33 @@ async def test_a_write_whose_answer_was_lost_is_not_handled_twice(pg_url, redis_
         await stop(a)
         await stop(b)
         await proxy.stop()
+
+
+async def test_the_stream_reader_and_writer_keep_a_connection_each_and_take_none_from_the_pool(pg_url, redis_url):
+    """Every message between nodes is a write on one side and a read on the other: neither takes a
+    connection from the client's pool and gives it back each time (a lock, checks and events each way,
+    and a task per command for its socket timeout: half of a round trip's CPU here)."""
+    a = await start_node(pg_url, redis_url)
+    b = await start_node(pg_url, redis_url)
+    try:
+        taken: list[str] = []
+        for node in (a, b):
+            pool = node.app.cluster.redis.connection_pool
+            real = pool.get_connection
+
+            async def get_connection(*args, real=real, **kwargs):
+                taken.append(asyncio.current_task().get_name())
+                return await real(*args, **kwargs)
+
+            pool.get_connection = get_connection
+        seen: list[int] = []
+        b.app.cluster.handlers["probe"] = lambda body: seen.append(body["i"])
+        for i in range(20):
+            a.app.cluster.send(b.app.cluster.id, {"k": "probe", "i": i})
+            await eventually(lambda: len(seen) == i + 1)  # one write and one read each
+        assert seen == list(range(20))
+        streams = [t for t in taken if t.endswith((" reader", " writer")) or " -> " in t]
+        assert not streams, streams
+    finally:
+        await stop(a)
+        await stop(b)

@@ -1,0 +1,46 @@
+"""A connection to Redis of its own for one loop of a node: the stream reader's and the writer's
+(docs/cluster.md "Messages between nodes").
+
+Each message between nodes costs a round trip on both sides, and through ``redis.asyncio.Redis`` one
+took ~140-185 µs of a node's CPU here, half of it redis-py's own: a connection taken from the pool and
+given back (a lock, checks, events), its retries, and for its socket timeout a task per command
+(``asyncio.wait_for``). A loop that owns its connection needs none of it: it retries from where it
+was, and one ``asyncio.timeout`` covers the call (67-99 µs, docs/performance.md "Cluster").
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+import redis.asyncio as aioredis
+
+
+class Link:
+    def __init__(self, redis: aioredis.Redis, timeout: float):
+        pool = redis.connection_pool  # the same server, credentials and protocol as the node's client
+        self.conn = pool.connection_class(**{**pool.connection_kwargs, "socket_timeout": None})
+        self.timeout = timeout  # seconds a call may take before the connection is dropped
+
+    async def call(self, *args):
+        """One command and its answer (connecting first if needed); an error answer raises. Any failure
+        or cancel drops the connection (an answer half read must not be the next call's); the next call
+        connects again."""
+        try:
+            async with asyncio.timeout(self.timeout):
+                await self.conn.send_command(*args)
+                return await self.conn.read_response()
+        except BaseException:
+            await self.conn.disconnect(nowait=True)
+            raise
+
+    async def close(self) -> None:
+        await self.conn.disconnect(nowait=True)
+
+
+def stream_entries(got) -> list:
+    """(entry id, its fields as a dict) of every entry of an XREAD answer, in RESP2's shape (a list of
+    [stream, entries]) or RESP3's (a map of stream -> entries)."""
+    if not got:
+        return []
+    streams = got.values() if isinstance(got, dict) else (entries for _, entries in got)
+    return [(entry_id, dict(zip(fields[::2], fields[1::2]))) for entries in streams for entry_id, fields in entries]
