@@ -93,9 +93,26 @@ def decode(frame: bytes | str) -> tuple[dict, str]:
 
 def _check(x, depth: int) -> None:
     """Only plain values, bounded in depth, size and range."""
+    tx = type(x)
+    if tx is dict:  # first: every message is one, and so is an action in it
+        if depth >= MAX_DEPTH:
+            raise ProtocolError(BAD_MESSAGE, f"messages nest at most {MAX_DEPTH} levels")
+        if len(x) > MAX_ITEMS:
+            raise ProtocolError(BAD_MESSAGE, f"maps hold at most {MAX_ITEMS} entries")
+        try:  # the keys checked at once: str.join refuses any that is not a string
+            keys = "".join(x)
+        except TypeError:
+            raise ProtocolError(BAD_MESSAGE, "map keys are strings") from None
+        if not keys.isascii():
+            for k in x:
+                _unicode(k)
+        for v in x.values():
+            tv = type(v)
+            if not ((tv is str and len(v) <= MAX_STR and v.isascii()) or (tv is int and -MAX_INT <= v <= MAX_INT)):
+                _check(v, depth + 1)
+        return
     if x is None or x is True or x is False:
         return
-    tx = type(x)
     if tx is int:
         if not -MAX_INT <= x <= MAX_INT:
             raise ProtocolError(BAD_MESSAGE, f"integers are within ±{MAX_INT}")
@@ -113,21 +130,6 @@ def _check(x, depth: int) -> None:
             raise ProtocolError(BAD_MESSAGE, f"lists hold at most {MAX_ITEMS} items")
         for v in x:
             tv = type(v)  # a short ASCII string or an int in range passes here, without a call
-            if not ((tv is str and len(v) <= MAX_STR and v.isascii()) or (tv is int and -MAX_INT <= v <= MAX_INT)):
-                _check(v, depth + 1)
-        return
-    if tx is dict:
-        if len(x) > MAX_ITEMS:
-            raise ProtocolError(BAD_MESSAGE, f"maps hold at most {MAX_ITEMS} entries")
-        try:  # the keys checked at once: str.join refuses any that is not a string
-            keys = "".join(x)
-        except TypeError:
-            raise ProtocolError(BAD_MESSAGE, "map keys are strings") from None
-        if not keys.isascii():
-            for k in x:
-                _unicode(k)
-        for v in x.values():
-            tv = type(v)
             if not ((tv is str and len(v) <= MAX_STR and v.isascii()) or (tv is int and -MAX_INT <= v <= MAX_INT)):
                 _check(v, depth + 1)
         return

@@ -32,15 +32,23 @@ _FIN_BINARY, _FIN_TEXT = 0x82, 0x81
 _pack_16, _pack_64 = struct.Struct("!BBH").pack, struct.Struct("!BBQ").pack
 
 
+# The two bytes before a payload of fewer than 126 bytes (most messages), built once.
+_SHORT_BINARY = [bytes((_FIN_BINARY, n)) for n in range(126)]
+_SHORT_TEXT = [bytes((_FIN_TEXT, n)) for n in range(126)]
+
+
 def frame(data: bytes | str) -> bytes:
     """One unfragmented, unmasked frame carrying ``data`` (str: a text frame)."""
     if type(data) is str:
         data, first = data.encode(), _FIN_TEXT
+        n = len(data)
+        if n < 126:
+            return _SHORT_TEXT[n] + data
     else:
         first = _FIN_BINARY
-    n = len(data)
-    if n < 126:
-        return bytes((first, n)) + data
+        n = len(data)
+        if n < 126:
+            return _SHORT_BINARY[n] + data
     if n < 65536:
         return _pack_16(first, 126, n) + data
     return _pack_64(first, 127, n) + data

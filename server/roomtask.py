@@ -64,7 +64,10 @@ _PLAY_KINDS = frozenset(("act", "close", "hand_result"))
 
 
 def _seats_unchanged(entries: list) -> bool:
-    return bool(entries) and all(e["k"] in _PLAY_KINDS for e in entries)
+    for e in entries:  # a loop, not all() over a generator: asked of every play
+        if e["k"] not in _PLAY_KINDS:
+            return False
+    return bool(entries)
 
 
 # The derived entries of a table's room log that its tournament is told about.
@@ -373,7 +376,7 @@ class RoomTask(RoomRef):
 
     def _publish(self, batch: Batch) -> None:
         self._report(batch.entries)
-        auto = sum(1 for e in batch.entries if e["k"] == "act" and e.get("by") != "player")
+        auto = len([e for e in batch.entries if e["k"] == "act" and e["by"] != "player"])  # not sum(generator)
         if auto:  # bots, 托管, timeouts: counted with the players' actions once durable
             self.app.auto_acted(auto)
         self._send(self.room.render(batch.applied), batch.notices)
@@ -430,7 +433,7 @@ class RoomTask(RoomRef):
             if msg["t"] == "commitment":
                 self._broadcast(msg)
         info = named = None
-        copies = Counter(id(msg) for _, msg in out)
+        copies = Counter([id(msg) for _, msg in out]) if len(out) > 1 else None  # one: a claim answer's
         encoded: dict = {}  # id -> codec.Shared: a message several members get, encoded once
         for to, msg in out:
             shared = None
@@ -439,7 +442,7 @@ class RoomTask(RoomRef):
                     info = msg["info"]
                     named = self._named(info)
                 msg = {**msg, "info": named}
-            elif copies[id(msg)] > 1:
+            elif copies is not None and copies[id(msg)] > 1:
                 shared = encoded.get(id(msg))
                 if shared is None:
                     shared = encoded[id(msg)] = codec.Shared(msg)

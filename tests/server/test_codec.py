@@ -140,3 +140,20 @@ def test_map_keys_are_checked_all_at_once_as_before():
             decode(frame)
         assert e.value.code == BAD_MESSAGE
     assert decode('{"t": "x", "é": {"ключ": 1}}')[0] == {"t": "x", "é": {"ключ": 1}}
+
+
+def test_maps_nest_as_deep_as_lists():
+    """A map is checked before any other kind (every message is one): its depth still counts."""
+    from server.codec import BAD_MESSAGE, MAX_DEPTH, decode
+
+    def nested(levels):
+        v = 1
+        for _ in range(levels):
+            v = {"v": v}
+        return {"t": "x", "v": v}
+
+    assert decode(msgpack.packb(nested(MAX_DEPTH - 1)))[0] == nested(MAX_DEPTH - 1)
+    with pytest.raises(ProtocolError) as e:
+        decode(msgpack.packb(nested(MAX_DEPTH)))
+    assert e.value.code == BAD_MESSAGE and "nest" in e.value.message
+    assert decode(msgpack.packb({"t": "x", "v": [None, True, False, 1.5, "s", {"k": None}]}))[0]["v"][5] == {"k": None}
