@@ -49,11 +49,15 @@ class RoomTimers:
             auto = cfg.claim_time if not cfg.claim_early_close else max(cfg.bot_delay, cfg.claim_min)
             seats, started, timeout = m.seats(), self.turn_started, self.turn_started + cfg.claim_time
             first_auto = first_timeout = 4
+            occupants, autos = self.seats, self.auto
             for s in m.hand.claim.waiting:
                 p = seats[s]
-                if self.seats[p].bot is not None and self.external_bot(p) is not None:
-                    out.append(self._external_timer(p, started + auto, timeout, p))
-                elif p < first_auto and self._automatic(p):
+                if occupants[p].bot is not None:
+                    if self.external_bot(p) is not None:
+                        out.append(self._external_timer(p, started + auto, timeout, p))
+                    elif p < first_auto:  # _automatic: a bot
+                        first_auto = p
+                elif p < first_auto and autos[p] is not None:  # _automatic: 托管
                     first_auto = p
                 if p < first_timeout:
                     first_timeout = p

@@ -12,7 +12,7 @@ from game import match as gm
 from game.actions import wire_list
 from game.hand import Meld
 from game.hints import hint, hint_of_view
-from game.state import OVER as HAND_OVER
+from game.state import CLAIM as HAND_CLAIM, OVER as HAND_OVER
 from game.views import same_for_every_seat
 from rooms import clock
 from rooms.config import PLAYING
@@ -272,22 +272,24 @@ class RoomMessages:
 
     def _clock(self) -> dict:
         """The public clock: the open decision's deadline, every seat's bank and 托管 state."""
-        c = {"decision": None, "deadline": None, "started": None, "free_until": None,
-             "banks": list(self.banks), "auto": list(self.auto)}
-        if self.phase != PLAYING:
-            return c
+        # Built whole in each case, keys in the same order (a dict and its update() per action cost more).
+        banks, auto = list(self.banks), list(self.auto)
+        m = self.match
+        if self.phase != PLAYING or m.phase not in (gm.PLAYING, gm.BETWEEN):
+            return {"decision": None, "deadline": None, "started": None, "free_until": None, "banks": banks, "auto": auto}
         cfg = self.config
-        if self._claiming():
-            c.update(decision="claim", started=self.turn_started, deadline=self.turn_started + cfg.claim_time)
-        elif self.match.phase == gm.PLAYING:
-            p = gm.pending(self.match)[0]
-            free = clock.free_time(cfg, self.turn_first)
-            c.update(decision="turn", player=p, started=self.turn_started, free_until=self.turn_started + free,
-                     deadline=clock.turn_deadline(self.turn_started, free, self.banks[p]))
-        elif self.match.phase == gm.BETWEEN:
-            c.update(decision="between", started=self.between_started,
-                     deadline=self.between_started + cfg.between_time)
-        return c
+        if m.phase == gm.BETWEEN:
+            started = self.between_started
+            return {"decision": "between", "deadline": started + cfg.between_time, "started": started,
+                    "free_until": None, "banks": banks, "auto": auto}
+        started = self.turn_started
+        if m.hand.phase == HAND_CLAIM:  # _claiming
+            return {"decision": "claim", "deadline": started + cfg.claim_time, "started": started,
+                    "free_until": None, "banks": banks, "auto": auto}
+        p = gm.pending(m)[0]
+        free = clock.free_time(cfg, self.turn_first)
+        return {"decision": "turn", "deadline": clock.turn_deadline(started, free, banks[p]), "started": started,
+                "free_until": started + free, "banks": banks, "auto": auto, "player": p}
 
 
 def _after_discard(last: tuple, key: tuple) -> dict | None:

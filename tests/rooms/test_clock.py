@@ -227,3 +227,24 @@ def test_now_never_goes_backwards():
     room.tick(50)
     act(room, "alice", tidy(game(room)), 10)  # a late timestamp counts as 50
     assert room.banks[0] == 40
+
+
+def test_the_clock_has_one_shape_whatever_the_decision():
+    """The lobby's, a turn's and a claim window's clock: the same keys in the same order (a turn adds
+    whose it is), with the free time only on a turn."""
+    keys = ["decision", "deadline", "started", "free_until", "banks", "auto"]
+    lobby = bots_room(seats=(1, 2, 3), bot_delay=0)
+    c = lobby.snapshot("alice")["clock"]
+    assert list(c) == keys and c["decision"] is None and c["deadline"] is None and c["banks"] == [60.0] * 4
+    room = started()
+    c = room.snapshot("alice")["clock"]
+    assert list(c) == keys + ["player"]
+    assert c == {"decision": "turn", "deadline": 90, "started": 0, "free_until": 30, "banks": [60.0] * 4,
+                 "auto": [None] * 4, "player": 0}
+    act(room, "alice", tidy(game(room)), 40)
+    c = room.snapshot("alice")["clock"]
+    assert list(c) == keys
+    assert c == {"decision": "claim", "deadline": 40 + room.config.claim_time, "started": 40, "free_until": None,
+                 "banks": [50.0, 60.0, 60.0, 60.0], "auto": [None] * 4}
+    c["banks"][0] = 0  # a copy: the room's own banks are not the message's
+    assert room.banks[0] == 50
