@@ -166,8 +166,8 @@ class RoomTask(RoomRef):
     def play_now(self, item: Command) -> None:
         """A player's action, handled without the task (see the module's docstring)."""
         pid, conn, req, cmd = item.pid, item.conn, item.req, item.cmd
-        room = self.room
-        applied = self._handle(pid, conn, req, cmd, self.app.now())
+        room, now = self.room, self.app.now()
+        applied = self._handle(pid, conn, req, cmd, now)
         if applied is None:
             return
         if not (_seats_unchanged(room.pending_log()) and room.match_no == self.match_no):
@@ -177,7 +177,7 @@ class RoomTask(RoomRef):
         self._inflight += 1
         self.app.store.append(self.db_id, batch.start, batch.entries, batch.effects,
                               lambda error: self._played(error, conn, req, batch))
-        self.queue.arm(room.next_deadline(), self.app.now())  # the task waits on: its timer may move
+        self.queue.arm(room.next_deadline(), now)  # the task waits on: its timer may move
 
     def _handle(self, pid: str, conn: Conn, req, cmd: dict, now: float) -> list | None:
         """``room.handle`` (what it did, not yet rendered); None when it refused the command (the error

@@ -193,3 +193,25 @@ async def test_a_client_whose_queue_fills_up_is_cut_off():
     assert not ws.transport.aborted and len(conn.queue) == 3
     conn.send({"t": "x", "i": 3})
     assert ws.transport.aborted and conn.closed and conn.close_reason == "too slow"
+
+
+async def test_nothing_is_written_once_the_websocket_is_closing():
+    """Written straight only while websockets says OPEN (the state is compared with the member read at
+    import): a closing connection gets neither a message nor what was corked; the reader cleans up."""
+    from websockets.protocol import State
+
+    from server.app import Limits
+    from server.conn import Conn
+
+    ws = FakeWS()
+    conn = Conn(ws, Limits(out_queue=3, write_limit=100), 0.0)
+    conn.push({"t": "a"})
+    ws.state = State.CLOSING
+    conn.push({"t": "b"})
+    conn.cork()
+    conn.send({"t": "ok"})
+    conn.uncork()
+    assert ws.wire == [("direct", {"t": "a", "n": 1})] and not conn.queue
+    ws.state = State.OPEN
+    conn.push({"t": "c"})
+    assert ws.wire[-1] == ("direct", {"t": "c", "n": 3})
