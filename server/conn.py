@@ -227,7 +227,7 @@ class Conn:
         if self.closed:
             return
         self.n += 1
-        self.send({**msg, "n": self.n}, encoding)
+        self.send_data(codec.encode({**msg, "n": self.n}, encoding or self.encoding))  # send's, one call less
 
     async def _write(self) -> None:
         """Send the queue in order, each message once the socket's buffer has room (``ws.send`` waits)."""
