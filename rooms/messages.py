@@ -30,6 +30,10 @@ class Outbound(NamedTuple):
     msg: dict
 
 
+# NamedTuple's own constructor is a Python function: built here as tuples, at half the cost (~3 per action).
+_new = tuple.__new__
+
+
 # What rendering each kind of effect reads of its moment (Room._moment captures only that).
 _TO, _HUMANS, _CLOCK, _INFO = 1, 2, 4, 8
 _NEEDS = {RoomChanged: _TO | _INFO, GameEvents: _TO | _HUMANS | _CLOCK, Announce: _TO, Notice: 0,
@@ -53,12 +57,12 @@ class RoomMessages:
         need = 0
         for x in effects:
             need |= _NEEDS[type(x)]
-        return Applied(effects, Moment(
+        return _new(Applied, (effects, _new(Moment, (
             self.rseq, self.phase, self.match,
             tuple([(m.id, m.seat, m.hints) for m in self.members.values() if m.connected]) if need & _TO else (),
             tuple([s is not None and s.bot is None for s in self.seats]) if need & _HUMANS else (),
             self._clock() if need & _CLOCK else None,
-            self.info(True) if need & _INFO else None))
+            self.info(True) if need & _INFO else None))))
 
     def render(self, applied: list[Applied]) -> list[Outbound]:
         """The members' messages for committed changes (rooms/effects.py), in order, each from its own
@@ -75,9 +79,9 @@ class RoomMessages:
                 elif kind is Announce:
                     out += self._broadcast(x.msg, at)
                 elif kind is Notice:
-                    out.append(Outbound(x.to, self._msg(dict(x.msg), at.rseq)))
+                    out.append(_new(Outbound, (x.to, self._msg(dict(x.msg), at.rseq))))
                 elif kind is Answered:
-                    out.append(Outbound(x.to, self._game_msg(at, [], x.player, at.clock)))
+                    out.append(_new(Outbound, (x.to, self._game_msg(at, [], x.player, at.clock))))
                 elif kind is HintAsked:
                     self._hint_sent.pop(x.to, None)
                     if x.on and _hints_for(at, x.seat, at.phase == PLAYING):
@@ -149,7 +153,7 @@ class RoomMessages:
         return d
 
     def _broadcast(self, d: dict, at: Moment) -> list[Outbound]:
-        return [Outbound(pid, self._msg(dict(d), at.rseq)) for pid, _, _ in at.recipients]
+        return [_new(Outbound, (pid, self._msg(dict(d), at.rseq))) for pid, _, _ in at.recipients]
 
     def _game_msg(self, at: Moment, events: list, player: int | None, clock: dict,
                   shared: list | None = None, seq: object = _UNSENT, legal: tuple | None = None) -> dict:
@@ -197,7 +201,7 @@ class RoomMessages:
                 msg = built.get(None)
                 if msg is None:
                     msg = built[None] = self._game_msg(at, events, None, clock, shared, seq)
-                out.append(Outbound(pid, msg))
+                out.append(_new(Outbound, (pid, msg)))
                 continue
             legal = gm.legal_actions(match, seat) if match is not None else ()
             if seat in owners:
@@ -211,7 +215,7 @@ class RoomMessages:
                 h = self._new_hint(at, pid, seat)
                 if h is not _UNSENT:
                     msg = {**msg, "hint": h}
-            out.append(Outbound(pid, msg))
+            out.append(_new(Outbound, (pid, msg)))
         return out
 
     def _hints_for(self, m: Member) -> bool:

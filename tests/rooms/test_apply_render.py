@@ -184,3 +184,17 @@ def test_seats_that_see_the_same_get_one_message():
                 assert (a == b) == (a is b)
                 shared += a is b
     assert shared > 50
+
+
+def test_moments_and_messages_are_their_named_tuples():
+    """Built as plain tuples for speed, they are still the named types, read by name."""
+    from rooms.effects import Applied, Moment
+    from rooms.messages import Outbound
+
+    room = quick_room()
+    applied = room.disconnect("b", 1.0)  # the others hear of it
+    assert applied and all(type(a) is Applied and type(a.moment) is Moment for a in applied)
+    at = applied[-1].moment
+    assert at.rseq == room.rseq and at.phase == room.phase and len(at) == len(Moment._fields)
+    out = room.render(applied)
+    assert out and all(type(o) is Outbound and o.to in PLAYERS and o.msg["room"] == "q1" for o in out)
