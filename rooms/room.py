@@ -35,6 +35,8 @@ from rooms.records import foul_offence, hand_record, match_record, match_summary
 # Game events the room never forwards: a claim answer is acknowledged by the room's own message.
 _DROPPED = frozenset(("response",))
 
+_new = tuple.__new__  # effects built per action (their NamedTuple constructors are Python functions)
+
 
 @dataclass(slots=True)
 class Seat:
@@ -446,7 +448,7 @@ class Room(RoomTimers, ExternalSeats, RoomMessages):
         self.actions.append((p, action))
         if claim and self.match.seq == m.seq:
             # The window waits for other answers: only the answering seat hears (that it answered).
-            return [Answered(p, self.seats[p].id)] if self.seats[p].bot is None else []
+            return [_new(Answered, (p, self.seats[p].id))] if self.seats[p].bot is None else []
         return self._release(events, now)
 
     def _apply_close(self, e, now):
@@ -477,7 +479,7 @@ class Room(RoomTimers, ExternalSeats, RoomMessages):
         self.turn_first = any(x["t"] == "hand_start" for x in events)
         if m.phase == gm.BETWEEN:
             self.between_started = now
-        out: list[Effect] = [GameEvents(events)]
+        out: list[Effect] = [_new(GameEvents, (events, None))]
         ids = [s.id for s in self.seats]
         if any(x["t"] == "scores" for x in events):
             rec = hand_record(m, self.match_no, ids)
