@@ -89,6 +89,7 @@ class ClusterNode:
         self.leases: dict[str, Lease] = {}  # room id -> its lease
         self.proxies: dict[str, ProxyConn] = {}  # remote players of this node's rooms
         self.pending: dict[str, tuple] = {}  # request token -> (conn, req, on_ok) of a frame sent away
+        self._corked: list | None = None  # the connections an entry's messages wrote to, while it is handled
         self.outbox: asyncio.Queue = asyncio.Queue()  # (node, packed message): what goes to other nodes, in order
         self._writer: asyncio.Task | None = None  # the one task writing the outbox, from the first send
         self.tasks: list[asyncio.Task] = []
@@ -402,15 +403,32 @@ class ClusterNode:
                 except Exception:
                     log.exception("cluster: an entry from another node could not be read")
                     continue
-                for body in bodies:
-                    try:
-                        self._handle(body)
-                    except Exception:
-                        log.exception("cluster: a message from another node failed")
+                self._handle_all(bodies)
                 handled += len(bodies)
                 if handled >= READ_COUNT:  # entries hold many messages: the loop's other work goes on
                     handled = 0
                     await asyncio.sleep(0)
+
+    def _handle_all(self, bodies: list) -> None:
+        """An entry's messages, in order. What they send to one connection leaves in one write (an
+        action's answer and update, as the owner's room task corks them for a local player)."""
+        corked: list = []
+        self._corked = corked
+        try:
+            for body in bodies:
+                try:
+                    self._handle(body)
+                except Exception:
+                    log.exception("cluster: a message from another node failed")
+        finally:
+            self._corked = None
+            for conn in corked:
+                conn.uncork()
+
+    def _cork(self, conn) -> None:
+        if self._corked is not None and getattr(conn, "corked", False) is None and not conn.closed:
+            conn.cork()
+            self._corked.append(conn)
 
     def _handle(self, body: dict) -> None:
         kind = body["k"]
@@ -422,8 +440,10 @@ class ClusterNode:
                 conn, req, on_ok, _ = waiting
                 if on_ok is not None and body["msg"]["t"] == "ok":
                     on_ok()
+                self._cork(conn)
                 self.app.reply(conn, req, body["msg"])
         elif kind == "deliver":
+            self._cork(self.app.conns.get(body["pid"]))
             self.app.deliver(body["pid"], body["msg"])
         elif kind == "left":
             where = self.app.where.get(body["pid"])
@@ -440,6 +460,7 @@ class ClusterNode:
             msg = body["msg"]
             if msg.get("t") == "snapshot" and conn.snapshot_due == msg.get("room"):
                 conn.snapshot_due = None
+            self._cork(conn)
             if kind == "push":
                 conn.push(msg, body["enc"])
             else:

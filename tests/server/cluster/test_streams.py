@@ -110,3 +110,27 @@ async def test_the_stream_reader_and_writer_keep_a_connection_each_and_take_none
     finally:
         await stop(a)
         await stop(b)
+
+
+async def test_what_one_entry_brings_a_player_leaves_in_one_write_to_their_socket(pg_url, redis_url):
+    """An action's answer and update for a player on another node come in one stream entry, and go to
+    their websocket in one write (one system call, one read for the client), as the owner's room task
+    corks them for a player of its own."""
+    from tests.server.cluster.test_nodes import guest_in_remote_room
+
+    a = await start_node(pg_url, redis_url)
+    b = await start_node(pg_url, redis_url)
+    try:
+        host, snap, guest = await guest_in_remote_room(a, b)
+        transport = a.app.conns[guest.player].ws.transport
+        writes: list[bytes] = []
+        real = transport.write
+        transport.write = lambda data: (writes.append(bytes(data)), real(data))[1]
+        for i in (1, 2):
+            b.app.cluster.send(a.app.cluster.id, {"k": "deliver", "pid": guest.player, "msg": {"t": "probe", "i": i}})
+        await guest.wait_for(lambda m: m.get("t") == "probe" and m.get("i") == 2)
+        probes = [w for w in writes if b"probe" in w]
+        assert len(probes) == 1 and probes[0].count(b"probe") == 2, writes
+    finally:
+        await stop(a)
+        await stop(b)
