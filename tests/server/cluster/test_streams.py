@@ -134,3 +134,32 @@ async def test_what_one_entry_brings_a_player_leaves_in_one_write_to_their_socke
     finally:
         await stop(a)
         await stop(b)
+
+
+async def test_messages_between_nodes_flow_again_after_redis_drops_every_connection(pg_url, redis_url, caplog):
+    """The reader and the writer own their connections: when Redis drops them (a restart, a network
+    cut) they connect again by themselves, the reader from the last entry it handled: nothing lost,
+    nothing twice, in order."""
+    import redis.asyncio as aioredis
+
+    a = await start_node(pg_url, redis_url)
+    b = await start_node(pg_url, redis_url)
+    admin = aioredis.Redis.from_url(redis_url)
+    try:
+        seen: list[int] = []
+        b.app.cluster.handlers["probe"] = lambda body: seen.append(body["i"])
+        for i in range(5):
+            a.app.cluster.send(b.app.cluster.id, {"k": "probe", "i": i})
+        await eventually(lambda: len(seen) == 5)
+        await admin.execute_command("CLIENT", "KILL", "TYPE", "normal", "SKIPME", "yes")
+        for i in range(5, 10):
+            a.app.cluster.send(b.app.cluster.id, {"k": "probe", "i": i})
+            await asyncio.sleep(0.05)
+        await eventually(lambda: len(seen) >= 10)
+        await asyncio.sleep(0.3)
+        assert seen == list(range(10))
+        assert "cluster: reading gb:node:" + b.app.cluster.id + " failed" in caplog.text  # it did lose it
+    finally:
+        await admin.aclose()
+        await stop(a)
+        await stop(b)
