@@ -34,6 +34,12 @@ class Seat:
     def on_message(self, msg):
         self.messages.append(msg)
 
+    def on_game(self, n, rseq, legal, seq):
+        self.messages.append(("game", n, rseq, legal, seq))
+
+    def on_ok(self, re):
+        self.messages.append({"t": "ok", "re": re})
+
     def on_close(self, conn, code):
         self.messages.append(("closed", code))
 
@@ -143,5 +149,169 @@ def test_paced_table_acts_when_its_timer_fires_a_millisecond_early():
         table.maybe_act(table.next_at - 0.1)  # well before the next slot: waits for its timer
         assert table.timer is not None and len(seat.conn.sent) == 1
         table.timer.cancel()
+
+    asyncio.run(main())
+
+
+# -- the messages read in place (loadgen.game_fields, Seat.on_game / on_ok) --------------------------
+
+LEGAL_MANY = [{"a": "discard", "tile": t} for t in (0, 1, 2, 4, 5, 6, 10, 16, 27, 28, 29, 30, 31, 33)]
+CLOCK = {"decision": "turn", "deadline": 1796212051.2297459, "started": 1796211976.2297459,
+         "free_until": 1796211991.2297459, "banks": [60.0] * 4, "auto": [None] * 4, "player": 0}
+# Events whose values spell the keys looked for: they must not be taken for them.
+TRICKY = [{"t": "draw", "seat": 0, "hand": 0, "note": "legal"}, {"t": "x", "to_act": True, "rseq": 7, "n": 3},
+          {"t": "y", "legal": [], "seq": 5}]
+
+
+def game(n, rseq, legal=(), seq=16, hint=None, events=TRICKY) -> dict:
+    """A ``game`` message with its fields in the server's order (rooms/messages.py _game_msg, then the
+    room's ``room`` and ``rseq``, a wait hint when it changed, the connection's ``n`` last)."""
+    d = {"t": "game", "events": list(events), "legal": list(legal), "to_act": bool(legal), "seq": seq,
+         "clock": CLOCK, "room": "r13dce608", "rseq": rseq}
+    if hint is not None:
+        d["hint"] = hint
+    d["n"] = n
+    return d
+
+
+def truth(d: dict):
+    """What game_fields must give for ``d``: what the seat reads of it (a prompt only with legal actions)."""
+    return d["n"], d["rseq"], d["legal"] or None, d["seq"] if d["legal"] else None
+
+
+def fields(d: dict):
+    data = frame(0x2, msgpack.packb(d, use_bin_type=True))
+    s = 4 if data[1] == 126 else 2
+    return loadgen.game_fields(data, s, len(data))
+
+
+def test_game_messages_in_the_servers_layout_are_read_in_place():
+    ints = [0, 5, 127, 128, 255, 256, 70000, 2**33]
+    cases = [game(n, r) for n in ints for r in ints]
+    cases += [game(300, 40, legal) for legal in ([{"a": "pass"}], LEGAL_MANY[:2], LEGAL_MANY)]
+    cases += [game(300, 40, LEGAL_MANY, seq=s) for s in (0, 200, 70000, None)]
+    cases += [game(9, 41, LEGAL_MANY, hint={"discards": {"3": [1, 2]}}), game(9, 41, hint={"waits": []}),
+              game(1, 2, events=()), game(1, 2, LEGAL_MANY, events=[{"pad": "z" * 400}])]
+    for d in cases:
+        assert fields(d) == truth(d), d
+
+
+def test_other_layouts_are_left_to_the_decoder_never_misread():
+    """A message not laid out as expected gives None (decode() reads it) or the right fields: never others."""
+    import itertools
+    import random
+
+    rng = random.Random(5)
+    base = [game(70000, 300, LEGAL_MANY, hint={"discards": {}}), game(4, 5), game(200, 7, [{"a": "pass"}])]
+    for d in base:
+        keys = list(d)
+        orders = [keys[:1] + list(p) for p in itertools.islice(itertools.permutations(keys[1:]), 0, None, 97)]
+        orders += [rng.sample(keys, len(keys)) for _ in range(50)]
+        for order in orders:
+            got = fields({k: d[k] for k in order})
+            assert got is None or got == truth(d), order
+    for other in ({"t": "snapshot", "room": "r", "rseq": 3, "n": 4}, {"t": "hand_result", "rseq": 3, "n": 4},
+                  {"t": "game", "n": 1}, {"t": "ok", "re": 7}):
+        assert fields(other) is None
+
+
+def test_the_client_reads_server_layout_messages_and_answers_as_the_decoder_would():
+    async def main():
+        seat = Seat()
+        c = loadgen.WSClient(seat)
+        c.transport = Transport()
+        c.opened.set_result(True)
+        msgs = [game(1, 3), {"t": "ok", "re": 9}, game(2, 4, LEGAL_MANY, seq=17), {"t": "ok", "re": 70000}]
+        c.data_received(b"".join(frame(0x2, msgpack.packb(m, use_bin_type=True)) for m in msgs))
+        assert seat.messages == [("game", 1, 3, None, None), {"t": "ok", "re": 9},
+                                 ("game", 2, 4, LEGAL_MANY, 17), {"t": "ok", "re": 70000}]
+
+    asyncio.run(main())
+
+
+def playing_table(gen):
+    table = gen.tables[0]
+    table.state, table.room = loadgen.PLAYING, "r1"
+    for s in table.seats:
+        s.conn = Conn()
+    return table
+
+
+def run_messages(via_fast: bool, msgs: list) -> tuple:
+    """A table's seats fed ``msgs`` ((seat, message) pairs) through on_game / on_ok or through on_message."""
+    async def main():
+        gen = loadgen.Generator(port=1, tables=1, rate=None, record=True)
+        table = playing_table(gen)
+        gen.begin()
+        for i, m in msgs:
+            seat = table.seats[i]
+            if not via_fast:
+                seat.on_message(m)
+            elif m["t"] == "ok":
+                seat.on_ok(m["re"])
+            else:
+                seat.on_game(*truth(m))
+        sent = [(i, s.conn.sent) for i, s in enumerate(table.seats)]
+        state = [(s.n, s.last_rseq, s.prompt) for s in table.seats]
+        return (sent, state, sorted(table.arrivals), gen.actions, gen.record, dict(gen.errors),
+                dict(gen.counts), gen.msgs_in, table.inflight is None)
+
+    return asyncio.run(main())
+
+
+def test_a_seat_reads_the_fast_path_as_it_reads_a_decoded_message():
+    """The same messages, read in place or decoded: the same actions sent, acknowledged, recorded and
+    checked (a gap in ``n`` is an error either way)."""
+    pass_ = [{"a": "pass"}, {"a": "chow", "tiles": [1, 2, 3]}]
+    msgs = [(0, game(1, 1, LEGAL_MANY, seq=16)), (1, game(1, 1)), (2, game(1, 1)), (3, game(1, 1)),
+            (0, {"t": "ok", "re": 1}),  # the discard (id 1) answered: seats 1-3 are asked
+            (0, game(2, 2)), (1, game(2, 2, pass_, seq=17)), (2, game(2, 2, pass_, seq=17)),
+            (3, game(2, 2, pass_, seq=17)), (1, {"t": "ok", "re": 2}), (2, game(4, 3)),  # seat 2: n 3 missing
+            (3, {"t": "ok", "re": 99})]  # not the action in flight
+    fast, slow = run_messages(True, msgs), run_messages(False, msgs)
+    assert fast == slow
+    sent, state, arrivals, actions, record, errors, counts, msgs_in, idle = fast
+    assert actions == len(record) >= 1 and sum(len(s) for _, s in sent) == actions + (not idle)
+    assert errors == {"message number gap": 1}
+
+
+def test_a_sent_frame_is_masked_as_rfc_6455_says():
+    for n in (0, 1, 5, 125, 126, 300, 70000):
+        payload = bytes(range(256)) * (n // 256) + bytes(range(n % 256))
+        mask = b"\x01\x80\xfe\x37"
+        expect = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+        assert loadgen._mask_ints(payload, mask) == expect
+        if n:
+            assert bytes(loadgen._apply_mask(payload, mask)) == expect
+
+    async def main():
+        c = loadgen.WSClient(Seat())
+        c.transport = Transport()
+        c.send({"t": "act", "id": 3})
+        (out,) = c.transport.written
+        n = out[1] & 0x7F
+        assert out[0] == 0x82 and out[1] & 0x80 and n == len(out) - 6
+        assert msgpack.unpackb(loadgen._mask_ints(out[6:], out[2:6])) == {"t": "act", "id": 3}
+
+    asyncio.run(main())
+
+
+def test_settle_drops_old_arrivals_keeps_recent_ones_and_times_from_them():
+    async def main():
+        gen = loadgen.Generator(port=1, tables=1, rate=None)
+        t = gen.tables[0]
+        t.arrivals = {r: float(r) for r in range(100)}  # rseq r last arrived at r seconds
+        t.latencies.extend([(97.0, 96.5, 98), (99.5, 99.0, 99)])
+        t.settle(100.0, 1.0)  # keeps what arrived after 100 - 2 - 5 = 93 s
+        assert gen.lat == [98.0 - 96.5]  # the second was acknowledged 0.5 s ago: not yet
+        assert t.arrivals == {r: float(r) for r in range(94, 100)}
+        # An rseq seen again (a new room numbers from 1 again) keeps its place and holds up the ones
+        # after it until it is old too: a later sweep drops them.
+        t.arrivals = {r: float(r) for r in range(100)}
+        t.arrivals[5] = 95.0
+        t.settle(100.0, 1.0)
+        assert min(t.arrivals) == 5 and 94 in t.arrivals
+        t.settle(103.0, 1.0)
+        assert t.arrivals == {r: float(r) for r in range(97, 100)}
 
     asyncio.run(main())
