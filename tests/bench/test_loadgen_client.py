@@ -175,8 +175,10 @@ def game(n, rseq, legal=(), seq=16, hint=None, events=TRICKY) -> dict:
 
 
 def truth(d: dict):
-    """What game_fields must give for ``d``: what the seat reads of it (a prompt only with legal actions)."""
-    return d["n"], d["rseq"], d["legal"] or None, d["seq"] if d["legal"] else None
+    """What game_fields must give for ``d``: what the seat reads of it (a prompt only with legal actions,
+    left as msgpack bytes)."""
+    legal = msgpack.packb(d["legal"]) if d["legal"] else None
+    return d["n"], d["rseq"], legal, d["seq"] if d["legal"] else None
 
 
 def fields(d: dict):
@@ -224,7 +226,7 @@ def test_the_client_reads_server_layout_messages_and_answers_as_the_decoder_woul
         msgs = [game(1, 3), {"t": "ok", "re": 9}, game(2, 4, LEGAL_MANY, seq=17), {"t": "ok", "re": 70000}]
         c.data_received(b"".join(frame(0x2, msgpack.packb(m, use_bin_type=True)) for m in msgs))
         assert seat.messages == [("game", 1, 3, None, None), {"t": "ok", "re": 9},
-                                 ("game", 2, 4, LEGAL_MANY, 17), {"t": "ok", "re": 70000}]
+                                 ("game", 2, 4, msgpack.packb(LEGAL_MANY), 17), {"t": "ok", "re": 70000}]
 
     asyncio.run(main())
 
@@ -235,6 +237,10 @@ def playing_table(gen):
     for s in table.seats:
         s.conn = Conn()
     return table
+
+
+def legal_list(legal):
+    return msgpack.unpackb(legal) if isinstance(legal, bytes) else legal
 
 
 def run_messages(via_fast: bool, msgs: list) -> tuple:
@@ -252,7 +258,7 @@ def run_messages(via_fast: bool, msgs: list) -> tuple:
             else:
                 seat.on_game(*truth(m))
         sent = [(i, s.conn.sent) for i, s in enumerate(table.seats)]
-        state = [(s.n, s.last_rseq, s.prompt) for s in table.seats]
+        state = [(s.n, s.last_rseq, s.prompt and (legal_list(s.prompt[0]), s.prompt[1])) for s in table.seats]
         return (sent, state, sorted(table.arrivals), gen.actions, gen.record, dict(gen.errors),
                 dict(gen.counts), gen.msgs_in, table.inflight is None)
 
@@ -315,3 +321,24 @@ def test_settle_drops_old_arrivals_keeps_recent_ones_and_times_from_them():
         assert t.arrivals == {r: float(r) for r in range(97, 100)}
 
     asyncio.run(main())
+
+
+def test_choose_plays_from_undecoded_legal_actions_as_from_the_list():
+    """The same seed gives the same action from the msgpack bytes as from the decoded list: a win first,
+    else one at random (only the chosen one decoded), and below() draws as randrange does."""
+    import random
+
+    for seed in range(50):
+        a, b = random.Random(seed), random.Random(seed)
+        assert [loadgen.below(a, n) for n in range(1, 40)] == [b.randrange(n) for n in range(1, 40)]
+    lists = [[{"a": "pass"}], [{"a": "pass"}, {"a": "chow", "tiles": [1, 2, 3]}], LEGAL_MANY, LEGAL_MANY[:3],
+             LEGAL_MANY + [{"a": "kong", "tile": 5}, {"a": "win"}], [{"a": "pass"}, {"a": "win"}],
+             [{"a": "discard", "tile": t} for t in range(20)], [{"a": "pass", "note": "win"}] * 5]
+    for legal in lists:
+        raw = msgpack.packb(legal)
+        for seed in range(30):
+            a, b = random.Random(seed), random.Random(seed)
+            assert loadgen.choose(raw, a) == loadgen.choose(legal, b), (legal, seed)
+            assert a.random() == b.random()  # as many draws
+    assert loadgen.choose(msgpack.packb(LEGAL_MANY), random.Random(1)) in LEGAL_MANY
+    assert not loadgen._picker[0].tell() or loadgen._picker[0].read_bytes(1) == b""  # nothing left behind
