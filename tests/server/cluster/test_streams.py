@@ -163,3 +163,13 @@ async def test_messages_between_nodes_flow_again_after_redis_drops_every_connect
         await admin.aclose()
         await stop(a)
         await stop(b)
+
+
+def test_an_xread_answer_is_read_alike_in_either_protocol():
+    from server.cluster.link import stream_entries
+
+    entries = [[b"1-0", [b"m", b"one"]], [b"2-0", [b"m", b"two"]]]
+    want = [(b"1-0", {b"m": b"one"}), (b"2-0", {b"m": b"two"})]
+    assert stream_entries([[b"gb:node:x", entries]]) == want  # RESP2: [stream, entries] pairs
+    assert stream_entries({b"gb:node:x": entries}) == want  # RESP3: a map
+    assert stream_entries(None) == [] and stream_entries({}) == []  # BLOCK ran out
