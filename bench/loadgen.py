@@ -367,7 +367,6 @@ class WSClient(asyncio.Protocol):
     def _frames(self, data: bytes) -> int:
         """Every whole frame of ``data`` handled; returns where the first partial one starts. Payloads
         are decoded from views of ``data`` (no copy): most reads hold whole frames, nothing buffered."""
-        view = memoryview(data)
         pos, n = 0, len(data)
         while n - pos >= 2:
             b0 = data[pos]
@@ -388,14 +387,14 @@ class WSClient(asyncio.Protocol):
                 break
             if b0 == 0x82 and self.frag is None:  # a whole binary frame: the server's usual message
                 s = pos + hdr
-                if data.startswith(_OK, s):
+                if data[s] == 0x82 and data.startswith(_OK, s):  # the byte first: most are game messages
                     self.seat.on_ok(_unpackb(data[s + 9:end]))  # 9: len(_OK)
                 elif (g := game_fields(data, s, end)) is not None:
                     self.seat.on_game(*g)
                 else:
-                    self.seat.on_message(decode(view[s:end]))
+                    self.seat.on_message(decode(memoryview(data)[s:end]))
             else:
-                self._frame(b0 & 0x80, b0 & 0x0F, bytes(view[pos + hdr:end]))
+                self._frame(b0 & 0x80, b0 & 0x0F, data[pos + hdr:end])
             pos = end
             if self.closed:
                 return n
