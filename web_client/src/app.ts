@@ -7,7 +7,8 @@ import { actionSeq, hasClaim, options } from "./game";
 import { defaultLang, setLang } from "./i18n";
 import { Connection, Msg, Status, wsUrl } from "./net";
 import type { Command } from "./wire.gen";
-import { AppState, initialState, listAsked, listFellBack, listFields, listPage, listQuery, listSearch, reduce } from "./state";
+import { ListView, PublicList } from "./lists";
+import { AppState, initialState, reduce } from "./state";
 import { Sound, cuesFor } from "./sound";
 import type { Lang } from "./tiles";
 
@@ -72,6 +73,13 @@ export class App {
   private followed: string | null = null; // the tournament whose views the server pushes to us (one at a time)
   private silent = new Set<number>(); // request ids whose errors are not shown (background refreshes)
   private toTable = false; // the next snapshot is a table we were sent to: leave the tournament page
+
+  /** The lobby's public lists: the rooms (searched by a player's name, a room id, an invite code) and
+   * the tournaments (by name or id; a background list: errors, e.g. a server without them, not shown). */
+  readonly lists = {
+    rooms: this.publicList("rooms", "roomList", false),
+    tournaments: this.publicList("tournaments", "tournamentList", true),
+  };
 
   sound: Sound;
 
@@ -201,10 +209,8 @@ export class App {
     if (msg.t === "game" && s.room) for (const cue of cuesFor(before.game, msg.events, s.game)) this.sound.play(cue);
     switch (msg.t) {
       case "rooms":
-        if (listFellBack(s.roomList, msg)) this.refreshRooms(); // its page is gone: the last one
-        break;
       case "tournaments":
-        if (listFellBack(s.tournamentList, msg)) this.refreshTournaments();
+        this.lists[msg.t].answered(msg);
         break;
       case "tournament_delta": {
         // A change our view of it cannot take (one was missed): the whole view again.
@@ -219,14 +225,14 @@ export class App {
         }
         if (!msg.room) {
           this.followRoute();
-          this.refreshRooms();
+          this.lists.rooms.refresh();
           // A restarted server has forgotten its quick-match queue: take our place in it again.
           if (!msg.queued && before.queued) this.quick(before.queued, before.quickHands ?? undefined);
         }
         // The server forgets who follows what when it restarts: ask again.
         if (this.route.tournament) this.openTournament(this.route.tournament);
         else if (this.followed) this.send({ t: "tournament", tournament: this.followed });
-        this.refreshTournaments();
+        this.lists.tournaments.refresh();
         break;
       case "error":
         if (typeof msg.code === "string" && msg.code.startsWith("action/") && this.state.room) {
@@ -236,7 +242,7 @@ export class App {
         if (msg.code === "lobby/not_in_room" && this.state.room) {
           // The server has no room for us (it closed it while we looked at the ranking): the lobby.
           this.set({ ...this.state, room: null, you: null, game: null, clock: null, handResult: null, matchResult: null, confirmLeave: false, roomGone: false });
-          this.refreshRooms();
+          this.lists.rooms.refresh();
         }
         if (msg.code === "auth/bad_token") {
           // The server forgot us (a new database): sign in again under the same name. A claimed
@@ -333,6 +339,21 @@ export class App {
     }
   }
 
+  // -- the lobby's public lists ---------------------------------------------------------------
+
+  private publicList(t: "rooms" | "tournaments", key: "roomList" | "tournamentList", quiet: boolean): PublicList {
+    return new PublicList({
+      view: () => this.state[key],
+      put: (l: ListView) => this.set({ ...this.state, [key]: l }),
+      ask: (fields) => {
+        if (quiet && !this.state.me) return null;
+        void this.conn.request({ t, ...fields });
+        if (quiet) this.silent.add(this.conn.lastId());
+        return this.conn.lastId();
+      },
+    });
+  }
+
   // -- tournaments ----------------------------------------------------------------------------
 
   /** Fetch a tournament's view; the server then pushes a fresh one after every change. */
@@ -347,27 +368,6 @@ export class App {
         this.set({ ...this.state, tournamentErrors: { ...this.state.tournamentErrors, [id]: reply.code } });
       }
     });
-  }
-
-  /** The tournaments' page and search the lobby shows, asked again (they are kept). */
-  refreshTournaments(): void {
-    if (!this.state.me) return;
-    // A background refresh: an error (e.g. a server without tournaments) is not shown.
-    void this.conn.request({ t: "tournaments", ...listFields(this.state.tournamentList) });
-    this.silent.add(this.conn.lastId());
-    this.set({ ...this.state, tournamentList: listAsked(this.state.tournamentList, this.conn.lastId()) });
-  }
-
-  /** Search the tournaments (by name or id): from the first page. */
-  searchTournaments(q: string): void {
-    const before = this.state.tournamentList;
-    this.set({ ...this.state, tournamentList: listSearch(before, q) });
-    if (listQuery(q) !== listQuery(before.q)) this.refreshTournaments();
-  }
-
-  tournamentsPage(page: number): void {
-    this.set({ ...this.state, tournamentList: listPage(this.state.tournamentList, page) });
-    this.refreshTournaments();
   }
 
   async createTournament(config: Record<string, unknown>): Promise<Msg> {
@@ -468,24 +468,6 @@ export class App {
     this.conn.drop();
   }
 
-  /** The public rooms' page and search the lobby shows, asked again (they are kept). */
-  refreshRooms(): void {
-    void this.conn.request({ t: "rooms", ...listFields(this.state.roomList) });
-    this.set({ ...this.state, roomList: listAsked(this.state.roomList, this.conn.lastId()) });
-  }
-
-  /** Search the public rooms (a player's name, a room id, an invite code): from the first page. */
-  searchRooms(q: string): void {
-    const before = this.state.roomList;
-    this.set({ ...this.state, roomList: listSearch(before, q) });
-    if (listQuery(q) !== listQuery(before.q)) this.refreshRooms();
-  }
-
-  roomsPage(page: number): void {
-    this.set({ ...this.state, roomList: listPage(this.state.roomList, page) });
-    this.refreshRooms();
-  }
-
   /** One page of the player's own finished matches (the lobby's list); errors are not shown. */
   async myMatches(page = 0): Promise<Msg> {
     const reply = this.conn.request({ t: "matches", page });
@@ -545,7 +527,7 @@ export class App {
     if (this.state.roomGone) {
       // Nothing to tell the server: it closed the room already.
       this.set({ ...this.state, room: null, you: null, game: null, clock: null, handResult: null, matchResult: null, roomGone: false });
-      this.refreshRooms();
+      this.lists.rooms.refresh();
       return;
     }
     this.send({ t: "leave" });

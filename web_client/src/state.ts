@@ -6,6 +6,7 @@ import type { Status } from "./net";
 import type {
   Clock, HandRecord, MatchRecord, RoomInfo, RoomSummary, ServerMessage, TournamentEventMsg, You,
 } from "./wire.gen";
+import { ListView, emptyList, listAnswer } from "./lists";
 import { applyDelta } from "./tournament";
 import type { SanctionRecord, TournamentDelta, TournamentSummary, TournamentView } from "./tournament";
 
@@ -47,68 +48,6 @@ export interface AppState {
   quickWaiting: number | null; // players in that queue, us included
   quickSince: number | null; // client time (s) when we joined that queue (the server's count: a reload keeps it)
   roomGone: boolean; // the server closed the room while its final ranking is still on screen
-}
-
-/** A public list the server pages and searches (``rooms``, ``tournaments``: server/listing.py): what
- * we ask for, and what the page on screen answers. Every ask carries ``q`` and ``page``, so the lobby's
- * own refreshes keep both. */
-export interface ListView {
-  q: string; // the search as typed
-  page: number; // the page asked for, from 0
-  asked: number | null; // the request id of the latest ask: answers to older ones are stale
-  askedQ: string; // the search that ask sent
-  shownQ: string; // the search the page on screen answers
-  pages: number;
-  total: number;
-}
-
-export const MAX_QUERY = 40; // characters the server takes in ``q`` (server/listing.py)
-
-export function emptyList(): ListView {
-  return { q: "", page: 0, asked: null, askedQ: "", shownQ: "", pages: 1, total: 0 };
-}
-
-/** The search as the server takes it: trimmed (it ignores the spaces around it), at most 40 characters. */
-export function listQuery(q: string): string {
-  return q.trim().slice(0, MAX_QUERY).trim();
-}
-
-/** A new search starts at the first page. */
-export function listSearch(l: ListView, q: string): ListView {
-  return listQuery(q) === listQuery(l.q) ? { ...l, q } : { ...l, q, page: 0 };
-}
-
-export function listPage(l: ListView, page: number): ListView {
-  return { ...l, page: Math.max(0, Math.min(page, l.pages - 1)) };
-}
-
-/** The command's fields for the page and search ``l`` wants (none: the first page of everything). */
-export function listFields(l: ListView): { q?: string; page?: number } {
-  const q = listQuery(l.q);
-  return { ...(q ? { q } : {}), ...(l.page ? { page: l.page } : {}) };
-}
-
-/** ``l`` asked again under request id ``id``. */
-export function listAsked(l: ListView, id: number): ListView {
-  return { ...l, asked: id, askedQ: listQuery(l.q) };
-}
-
-/** An answer, taken unless it is stale (a later ask is on its way) or is an empty page past the end
- * (rooms closed since): then ``l`` falls back to the last page, and the list on screen stays until the
- * app's ask for that one is answered (``listFellBack``). */
-function listAnswer(l: ListView, msg: { re?: number; page?: number; pages?: number; total?: number }):
-  { list: ListView; take: boolean } {
-  if (typeof msg.re === "number" && l.asked !== null && msg.re !== l.asked) return { list: l, take: false };
-  const pages = Math.max(1, msg.pages ?? 1);
-  const page = msg.page ?? 0;
-  const total = msg.total ?? 0;
-  if (page >= pages && page > 0) return { list: { ...l, page: pages - 1, pages, total }, take: false };
-  return { list: { ...l, page, pages, total, shownQ: typeof msg.re === "number" ? l.askedQ : l.shownQ }, take: true };
-}
-
-/** Whether ``msg``, the answer to our latest ask, found its page gone: ``l`` (after it) wants another. */
-export function listFellBack(l: ListView, msg: { re?: number; page?: number }): boolean {
-  return typeof msg.re === "number" && msg.re === l.asked && (msg.page ?? 0) !== l.page;
 }
 
 /** A banner that stays until dismissed (or replaced by newer ones). */

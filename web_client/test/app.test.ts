@@ -109,26 +109,26 @@ describe("App and the public lists' search and page", () => {
     const { app, asked, on } = lobbyApp();
     expect(lastRooms(asked)).toEqual({ t: "rooms", id: expect.any(Number) }); // the first page of all
     on(answer(lastRooms(asked), 0, 3, 140));
-    app.roomsPage(1);
+    app.lists.rooms.page(1);
     expect(lastRooms(asked)).toMatchObject({ page: 1 });
-    app.searchRooms(" Bo");
+    app.lists.rooms.search(" Bo");
     expect(lastRooms(asked)).toMatchObject({ q: "Bo" });
     expect(lastRooms(asked).page).toBeUndefined(); // a new search: the first page
     on(answer(lastRooms(asked), 0, 2, 55));
-    app.roomsPage(1);
+    app.lists.rooms.page(1);
     on(answer(lastRooms(asked), 1, 2, 55));
-    app.refreshRooms(); // the lobby's timer
+    app.lists.rooms.refresh(); // the lobby's timer
     expect(lastRooms(asked)).toMatchObject({ q: "Bo", page: 1 });
     on({ t: "welcome", player: "p1", name: "Ann", token: "tok", room: null, queued: null }); // reconnected
     expect(lastRooms(asked)).toMatchObject({ q: "Bo", page: 1 });
-    app.searchRooms("Bo "); // the same search
+    app.lists.rooms.search("Bo "); // the same search
     expect(asked.filter((m) => m.t === "rooms").at(-1)).toBe(lastRooms(asked));
   });
 
   it("asks for the last page when the one shown is gone", () => {
     const { app, asked, on } = lobbyApp();
     on(answer(lastRooms(asked), 0, 3, 140));
-    app.roomsPage(2);
+    app.lists.rooms.page(2);
     const n = asked.length;
     on(answer(lastRooms(asked), 2, 2, 90)); // rooms closed: two pages now
     expect(asked.length).toBe(n + 1);
@@ -136,10 +136,25 @@ describe("App and the public lists' search and page", () => {
     expect(app.state.roomList.page).toBe(1);
   });
 
-  it("tournaments likewise", () => {
-    const { app, asked } = lobbyApp();
-    app.searchTournaments("cup");
-    app.refreshTournaments();
-    expect(asked.filter((m) => m.t === "tournaments").at(-1)).toMatchObject({ q: "cup" });
+  it("tournaments likewise, their errors not shown", () => {
+    const { app, asked, on } = lobbyApp();
+    const last = () => asked.filter((m) => m.t === "tournaments").at(-1);
+    app.lists.tournaments.search("cup");
+    app.lists.tournaments.refresh();
+    expect(last()).toMatchObject({ q: "cup" });
+    on({ t: "tournaments", re: last().id, page: 0, pages: 3, total: 70, tournaments: [] });
+    app.lists.tournaments.page(2);
+    on({ t: "tournaments", re: last().id, page: 2, pages: 2, total: 45, tournaments: [] }); // some ended
+    expect(last()).toMatchObject({ q: "cup", page: 1 });
+    on({ t: "error", re: last().id, code: "tournament/disabled", message: "no" });
+    expect(app.state.error).toBeNull();
+  });
+
+  it("asks for no tournaments before signing in", () => {
+    const app = newApp();
+    let asked = 0;
+    (app as any).conn = { request: () => { asked++; return new Promise(() => {}); }, lastId: () => asked };
+    app.lists.tournaments.refresh();
+    expect(asked).toBe(0);
   });
 });

@@ -1,11 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { inviteLink, parseRoute } from "../src/app";
 import { defaultLang, setLang, t } from "../src/i18n";
+import { emptyList, listAsked, listFellBack, listFields, listPage, listSearch } from "../src/lists";
 import { backoff, decodeFrame, encodeFrame, wsUrl } from "../src/net";
-import {
-  AppState, countdown, displayName, emptyList, estimateOffset, initialState, listAsked, listFellBack, listFields, listPage,
-  listSearch, reduce,
-} from "../src/state";
+import { AppState, countdown, displayName, estimateOffset, initialState, reduce } from "../src/state";
 import type { Clock, HandRecord, RoomConfig, RoomInfo } from "../src/wire.gen";
 
 // The fields these tests read (a new config field needs no change here).

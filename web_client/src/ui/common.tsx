@@ -1,8 +1,8 @@
-import { createContext } from "preact";
+import { ComponentChildren, createContext } from "preact";
 import { useContext, useEffect, useLayoutEffect, useReducer, useRef, useState } from "preact/hooks";
 import type { App } from "../app";
 import type { Meld } from "../game";
-import { ListView, MAX_QUERY } from "../state";
+import { ListView, MAX_QUERY, PublicList } from "../lists";
 import { lang, t } from "../i18n";
 import { Tile, tileLabel, tileName } from "../tiles";
 
@@ -119,14 +119,14 @@ const SEARCH_FROM = 10; // entries a list holds before it offers a search box
 
 /** Whether a public list offers its search box: it is long, or a search is on; once shown it stays
  * (a list that shrinks while one types must not take the box away). */
-export function useSearchable(l: ListView): boolean {
+function useSearchable(l: ListView): boolean {
   const shown = useRef(false);
   shown.current ||= l.total > SEARCH_FROM || l.pages > 1 || !!l.q.trim() || !!l.shownQ;
   return shown.current;
 }
 
 /** A search over a public list: sent as one types (after a pause), at once on Enter, cleared by ×. */
-export function ListSearch({ list, onSearch, placeholder, name }: {
+function ListSearch({ list, onSearch, placeholder, name }: {
   list: ListView; onSearch: (q: string) => void; placeholder: string; name: string;
 }) {
   const [text, setText] = useState(list.q);
@@ -158,7 +158,7 @@ export function ListSearch({ list, onSearch, placeholder, name }: {
 }
 
 /** Previous / next through a paged list, with "page X of Y"; nothing when it is one page. */
-export function Pager({ list, onPage }: { list: ListView; onPage: (page: number) => void }) {
+function Pager({ list, onPage }: { list: ListView; onPage: (page: number) => void }) {
   const nav = useRef<HTMLElement>(null);
   if (list.pages <= 1) return null;
   const page = Math.min(list.page, list.pages - 1);
@@ -174,5 +174,25 @@ export function Pager({ list, onPage }: { list: ListView; onPage: (page: number)
       <span class="muted" data-testid="page-of">{t("pageOf", page + 1, list.pages)}</span>
       <button type="button" data-action="next-page" disabled={page >= list.pages - 1} onClick={() => go(page + 1)}>{t("nextPage")} ›</button>
     </nav>
+  );
+}
+
+/** A public list's card (the lobby's rooms, tournaments): its title and refresh, the search box once the
+ * list is long, its page or why it is empty (nothing at all, or nothing matching the search), the pager. */
+export function ListCard({ ctl, list, empty, title, testid, cls, search, placeholder, noMatch, none, children }: {
+  ctl: PublicList; list: ListView; empty: boolean; title: string; testid: string; cls?: string;
+  search: string; placeholder: string; noMatch: (q: string) => string; none: ComponentChildren; children: ComponentChildren;
+}) {
+  const searchable = useSearchable(list);
+  return (
+    <section class={cls ? `card ${cls}` : "card"} data-testid={testid}>
+      <div class="row between">
+        <h2>{title}</h2>
+        <button type="button" class="link" onClick={() => ctl.refresh()}>{t("refresh")}</button>
+      </div>
+      {searchable ? <ListSearch list={list} name={search} placeholder={placeholder} onSearch={(q) => ctl.search(q)} /> : null}
+      {!empty ? children : list.shownQ ? <p class="muted" data-testid="no-match">{noMatch(list.shownQ)}</p> : none}
+      <Pager list={list} onPage={(p) => ctl.page(p)} />
+    </section>
   );
 }

@@ -3,7 +3,7 @@ import { QUICK_HANDS, inviteLink } from "../app";
 import { t } from "../i18n";
 import { AppState, RoomInfo, displayName } from "../state";
 import type { InviteView, MatchesMsg } from "../wire.gen";
-import { ListSearch, Pager, useApp, useNow, useSearchable, windName } from "./common";
+import { ListCard, useApp, useNow, windName } from "./common";
 import { CreateTournament, TournamentList } from "./tournament";
 
 export const ROOM_TYPES = ["guobiao", "dazhong", "wufan"] as const;
@@ -124,8 +124,8 @@ export function Lobby({ s }: { s: AppState }) {
   const app = useApp();
   useEffect(() => {
     const id = setInterval(() => {
-      app.refreshRooms();
-      app.refreshTournaments();
+      app.lists.rooms.refresh();
+      app.lists.tournaments.refresh();
     }, 5000);
     return () => clearInterval(id);
   }, [app]);
@@ -191,46 +191,32 @@ export function Lobby({ s }: { s: AppState }) {
  * code (server/listing.py); the search and the page stay while the lobby refreshes the list. */
 function PublicRooms({ s }: { s: AppState }) {
   const app = useApp();
-  const list = s.roomList;
-  const search = useSearchable(list);
   return (
-    <section class="card" data-testid="public-rooms">
-      <div class="row between">
-        <h2>{t("publicRooms")}</h2>
-        <button type="button" class="link" onClick={() => app.refreshRooms()}>{t("refresh")}</button>
-      </div>
-      {search ? (
-        <ListSearch list={list} name="room_search" placeholder={t("searchRooms")} onSearch={(q) => app.searchRooms(q)} />
-      ) : null}
-      {s.rooms.length === 0 ? (
-        list.shownQ
-          ? <p class="muted" data-testid="no-match">{t("noRoomsMatch", list.shownQ)}</p>
-          : <p class="muted" data-testid="no-rooms">{t("noRooms")}</p>
-      ) : (
-        <ul class="rooms">
-          {s.rooms.map((r) => {
-            const filled = r.seats.filter((x) => x !== null).length;
-            return (
-              <li key={r.room} data-room={r.room}>
-                <span class="room-type">{typeName(r.type)}</span>
-                <span>{t("handsN", r.hands)}</span>
-                <span>{t("players", filled)}</span>
-                <span class="muted">{r.phase === "lobby" ? t("inLobby") : t("inPlay")}</span>
-                <span class="names">{r.seats.map((x) => (x ? displayName(s, x.id, t("bot"), r.names) : "·")).join(" / ")}</span>
-                <span class="grow" />
-                <span class="room-actions">{/* wrapped together on a phone, not Watch alone on a line */}
-                  {r.phase === "lobby" && filled < 4 ? (
-                    <button type="button" data-action="join-room" onClick={() => app.join(r.room)}>{t("join")}</button>
-                  ) : null}
-                  <button type="button" data-action="watch-room" onClick={() => app.watch(r.room)}>{t("watch")}</button>
-                </span>
-              </li>
-            );
-          })}
-        </ul>
-      )}
-      <Pager list={list} onPage={(p) => app.roomsPage(p)} />
-    </section>
+    <ListCard ctl={app.lists.rooms} list={s.roomList} empty={s.rooms.length === 0} title={t("publicRooms")}
+      testid="public-rooms" search="room_search" placeholder={t("searchRooms")} noMatch={(q) => t("noRoomsMatch", q)}
+      none={<p class="muted" data-testid="no-rooms">{t("noRooms")}</p>}>
+      <ul class="rooms">
+        {s.rooms.map((r) => {
+          const filled = r.seats.filter((x) => x !== null).length;
+          return (
+            <li key={r.room} data-room={r.room}>
+              <span class="room-type">{typeName(r.type)}</span>
+              <span>{t("handsN", r.hands)}</span>
+              <span>{t("players", filled)}</span>
+              <span class="muted">{r.phase === "lobby" ? t("inLobby") : t("inPlay")}</span>
+              <span class="names">{r.seats.map((x) => (x ? displayName(s, x.id, t("bot"), r.names) : "·")).join(" / ")}</span>
+              <span class="grow" />
+              <span class="room-actions">{/* wrapped together on a phone, not Watch alone on a line */}
+                {r.phase === "lobby" && filled < 4 ? (
+                  <button type="button" data-action="join-room" onClick={() => app.join(r.room)}>{t("join")}</button>
+                ) : null}
+                <button type="button" data-action="watch-room" onClick={() => app.watch(r.room)}>{t("watch")}</button>
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+    </ListCard>
   );
 }
 

@@ -14,7 +14,7 @@ import {
   myTable, openForSignUp, ownSanctions, pointsText, publicNotices, summaryNext,
 } from "../tournament";
 import { formatTiles } from "../tiles";
-import { ListSearch, Pager, useApp, useNow, useSearchable } from "./common";
+import { ListCard, useApp, useNow } from "./common";
 import { DuplicateDeals, DuplicateStandings } from "./duplicate";
 import { BotEntry, BotTags } from "./tbots";
 import { ROOM_TYPES, typeName } from "./lobby";
@@ -53,26 +53,13 @@ function kindName(r: SanctionRecord): string {
 export function TournamentList({ s }: { s: AppState }) {
   const app = useApp();
   const now = useNow(15000);
-  const search = useSearchable(s.tournamentList);
   return (
-    <section class="card tournaments" data-testid="tournaments">
-      <div class="row between">
-        <h2>{t("tournaments")}</h2>
-        <button type="button" class="link" onClick={() => app.refreshTournaments()}>{t("refresh")}</button>
-      </div>
-      {search ? (
-        <ListSearch list={s.tournamentList} name="tournament_search" placeholder={t("searchTournaments")}
-          onSearch={(q) => app.searchTournaments(q)} />
-      ) : null}
-      {s.tournaments.length === 0 ? (
-        s.tournamentList.shownQ
-          ? <p class="muted" data-testid="no-match">{t("noTournamentsMatch", s.tournamentList.shownQ)}</p>
-          : <p class="muted">{t("noTournaments")}</p>
-      ) : (
-        <TournamentItems s={s} now={now} />
-      )}
-      <Pager list={s.tournamentList} onPage={(p) => app.tournamentsPage(p)} />
-    </section>
+    <ListCard ctl={app.lists.tournaments} list={s.tournamentList} empty={s.tournaments.length === 0}
+      title={t("tournaments")} testid="tournaments" cls="tournaments" search="tournament_search"
+      placeholder={t("searchTournaments")} noMatch={(q) => t("noTournamentsMatch", q)}
+      none={<p class="muted">{t("noTournaments")}</p>}>
+      <TournamentItems s={s} now={now} />
+    </ListCard>
   );
 }
 
