@@ -42,7 +42,8 @@ class RoomOutbox(Protocol):
     async def display_names(self, ids: set[str]) -> dict[str, str]: ...
 
     def members_changed(self, task: RoomTask, old: set, new: set) -> None:
-        """Report: who is in the room changed (the lobby's ``where``)."""
+        """Report: who is in the room changed (the lobby's ``where``); ``old == new``: only what the
+        lobby lists of it (a name read late), which a cluster writes to its shared lobby again."""
 
     def room_gone(self, task: RoomTask) -> None:
         """Report: the room closed (or stopped on a bug)."""

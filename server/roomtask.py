@@ -456,7 +456,7 @@ class RoomTask(RoomRef):
         for s in self.room.info(False)["seats"]:
             if s is not None and s["bot"] is None:
                 ids.add(s["id"])
-        self.names_missing = False
+        late, self.names_missing = self.names_missing, False
         try:
             self.names.update(await self.app.display_names(ids - self.names.keys()))
         except StorageError as e:  # the entries are written: they go out with the names known (the rest later)
@@ -464,6 +464,8 @@ class RoomTask(RoomRef):
             log.warning("room %s: names not read: %s", self.id, e.message)
         if self.summary is not None:
             self.summary["names"] = self._names_of(self.summary["seats"], ())
+            if late and not self.names_missing:  # no seat changed: the lobby (a cluster's too) lists it again
+                self.app.members_changed(self, self._listed, self._listed)
 
     def _names_of(self, seats, spectators) -> dict:
         """Player id -> the name shown: names that look alike are numbered, seat order first (rooms/text.py)."""

@@ -7,6 +7,7 @@ import asyncio
 
 import pytest
 
+from server.store import StorageError
 from tests.server.cluster.test_nodes import eventually, nodes  # noqa: F401 - a fixture
 from tests.server.conftest import FAST
 
@@ -83,3 +84,45 @@ async def test_an_invite_code_opens_on_any_node_by_api_and_by_join(nodes):
             break
         await asyncio.sleep(0.05)
     assert await a.app.api(f"/api/invite/{code}") == (404, {"error": "not_found"})
+
+
+async def test_a_name_a_room_reads_late_reaches_the_shared_lobby(nodes, monkeypatch):
+    """A name the room could not read at a change of seats (the database out of reach) and reads before
+    a later snapshot is written to the shared lobby as well, not only at the next change of seats."""
+    a, b = nodes
+    host, away = await b.client(name="LateHost"), await b.client(name="LateAway")
+    snap = await host.request({"t": "create", "config": {**FAST, "private": False}})
+    room = snap["room"]
+    assert (await away.request({"t": "join", "code": snap["info"]["invite"]}))["t"] == "ok"
+    task = b.app.rooms[room]
+    await away.close()
+    await eventually(lambda: away.player not in b.app.conns)
+    assert away.player in task.members  # seated, offline: the name comes from the database
+    task.names.pop(away.player)  # not known yet, as after a restart
+
+    async def outage(ids):
+        raise StorageError("the database cannot be read (connection lost)")
+
+    async def listed_on_a() -> dict:
+        status, found = await a.app.api("/api/rooms")
+        assert status == 200
+        return next(r for r in found["rooms"] if r["room"] == room)
+
+    async def until(check) -> dict:
+        for _ in range(200):
+            entry = await listed_on_a()
+            if check(entry):
+                break
+            await asyncio.sleep(0.05)
+        return entry
+
+    real = b.app.store.player_names
+    monkeypatch.setattr(b.app.store, "player_names", outage)
+    assert (await host.request({"t": "add_bot", "level": "random"}))["t"] == "ok"  # seats change: listed
+    entry = await until(lambda e: sum(s is not None for s in e["seats"]) == 3)
+    assert sum(s is not None for s in entry["seats"]) == 3 and away.player not in entry["names"], entry
+    monkeypatch.setattr(b.app.store, "player_names", real)  # the database answers again; no seat changes
+    s = await host.request({"t": "snapshot"})
+    assert s["info"]["names"][away.player] == "LateAway"  # the room knows it
+    entry = await until(lambda e: away.player in e["names"])
+    assert entry["names"].get(away.player) == "LateAway", entry  # and so does every node's lobby
