@@ -18,8 +18,12 @@ BOT_LEVELS = ("fan", "random")
 LOBBY, PLAYING = "lobby", "playing"  # a room's phases: seating and readying, or a match in play
 
 
+class _Dict:
+    __slots__ = ("_dict",)  # RoomConfig.to_dict's answer, made once: no field, so not compared nor stored
+
+
 @dataclass(frozen=True, slots=True)
-class RoomConfig:
+class RoomConfig(_Dict):
     type: str = "guobiao"
     private: bool = True
     hands: int = 16
@@ -74,7 +78,14 @@ class RoomConfig:
                          flowers=self.flowers)
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        """The fields as a dict (a copy: the caller may change it). Built once, as the config is frozen:
+        a room's info carries it in every message (~30 us for asdict, ~0.3 us for the copy)."""
+        try:
+            d = self._dict
+        except AttributeError:
+            d = asdict(self)
+            object.__setattr__(self, "_dict", d)  # frozen: the way a dataclass sets what it derives
+        return dict(d)
 
     @classmethod
     def from_dict(cls, d) -> RoomConfig:

@@ -90,3 +90,23 @@ def test_config_from_dict_rejects_unknown_fields():
         RoomConfig.from_dict({"type": "guobiao", "speed": 2})
     with pytest.raises(RoomError):
         RoomConfig.from_dict("guobiao")
+
+
+def test_a_configs_dict_is_built_once_and_each_caller_gets_its_own_copy(monkeypatch):
+    """A room's info carries its config in every message (~26 at a tournament table's start): asdict
+    once per config, then a copy; the fields' values and types as given (30 stays an int)."""
+    from dataclasses import asdict
+
+    import rooms.config
+
+    built = []
+    monkeypatch.setattr(rooms.config, "asdict", lambda c: built.append(c) or asdict(c))
+    c = RoomConfig(hands=4, turn_time=30)
+    first = c.to_dict()
+    first["hands"] = 8  # a caller's change stays its own
+    for _ in range(25):
+        assert c.to_dict() == asdict(c)
+    assert len(built) == 1 and type(c.to_dict()["turn_time"]) is int
+    assert c == RoomConfig(hands=4, turn_time=30) and "_dict" not in repr(c)
+    assert RoomConfig.from_dict(c.to_dict()) == c and len(built) == 1
+    assert RoomConfig(hands=4, turn_time=30.0).to_dict()["turn_time"] == 30.0 and len(built) == 2  # its own
