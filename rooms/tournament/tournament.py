@@ -22,13 +22,10 @@ from rooms.errors import command_check
 from rooms.fields import BOOL, INT, TEXT, opt, req
 from rooms.tournament import errors as E
 from rooms.tournament.config import TournamentConfig
+from rooms.tournament.due import DueTables
 from rooms.tournament.effects import Notify, OpenTable, TableCommand
 from rooms.tournament.errors import TournamentError
-from rooms.tournament.sanctions import (
-    LATE_LIMIT,
-    SYSTEM,
-    Sanctions,
-)
+from rooms.tournament.sanctions import SYSTEM, Sanctions
 from rooms.tournament import lateness, table_events
 from rooms.tournament.table_events import OFFENCES
 from rooms.tournament import referee as referees
@@ -126,6 +123,7 @@ class Tournament:
         self._log: list[dict] = []
         self.tseq = 0
         self.last_now = -math.inf
+        self._tables = DueTables()  # which tables may have an automatic entry due
 
     def take_log(self) -> list[dict]:
         """Entries committed since the last call: persist them before executing the effects."""
@@ -180,12 +178,7 @@ class Tournament:
                 nxt = self._next_session()
                 times.append(nxt.scheduled if nxt is not None else None)
             else:
-                for t in cur.tables:
-                    if t.state == WAITING and self._absent(t) or t.state != DONE and lateness.unseated(self, t):
-                        # strictly after 15 min: arriving at 15:00 exactly is still "late" (R98)
-                        times.append(math.nextafter(cur.start + LATE_LIMIT, math.inf))
-                    if t.state == PLAYING and self.config.time_limit and not t.time_up:
-                        times.append(t.started + 60 * self.config.time_limit)
+                times.append(self._tables.deadline(self, cur))
         return min((x for x in times if x is not None), default=None)
 
     # ------------------------------------------------------------------------------------------
@@ -200,7 +193,9 @@ class Tournament:
         return out
 
     def _apply(self, e: dict, now: float) -> list:
-        return _APPLY[e["k"]](self, e, now)
+        out = _APPLY[e["k"]](self, e, now)
+        self._tables.touched(e)
+        return out
 
     def _apply_create(self, e, now):
         self.id = e["tournament"]
@@ -360,35 +355,7 @@ class Tournament:
             if nxt.scheduled is not None and now >= nxt.scheduled:
                 return [self._session_start(nxt, lateness.due_start(self, nxt))]
             return []
-        barred = self.sanctions.barred(cur.index)  # once, not a scan of the records per seat and table
-        for t in cur.tables:
-            if t.state == DONE:
-                continue
-            for seat, pid in enumerate(t.seats):
-                if pid not in barred or seat in t.subs:
-                    continue
-                if self.sanctions.suspended(pid):  # 停赛: a can't-win bot takes the seat, unranked
-                    return [{"k": "substitute", "table": t.key, "seat": seat, "why": "suspended"}]
-                if self.sanctions.forfeited(pid, cur.index):
-                    return [{"k": "substitute", "table": t.key, "seat": seat, "why": "forfeit"}]
-            unseated = lateness.unseated(self, t)
-            if unseated and now > cur.start + LATE_LIMIT:
-                # checked in but never sat down: late until the seat is taken, so past 15 min 自动弃权
-                return [self._system_sanction("forfeit", t.seats[unseated[0]], session=cur.index, table=t.key,
-                                              reason="checked in, but did not take the seat within 15 minutes")]
-            if t.state == WAITING:
-                absent = self._absent(t)
-                if not absent:
-                    return [{"k": "table_start", "table": t.key}]
-                if now > cur.start + LATE_LIMIT:
-                    # R98 第十三条(二)1: absent after 15 min: 自动弃权, 局分 0; a bot plays the seat
-                    return [self._system_sanction("forfeit", t.seats[absent[0]], session=cur.index,
-                                                  table=t.key, reason="absent 15 minutes after the start")]
-            elif self.config.time_limit and not t.time_up and now >= t.started + 60 * self.config.time_limit:
-                return [{"k": "time_up", "table": t.key}]
-        if all(t.state == DONE for t in cur.tables):
-            return [{"k": "session_end", "session": cur.index}]
-        return []
+        return self._tables.due(self, cur, now)  # rooms/tournament/due.py: the tables that changed
 
     def _session_start(self, s: Session, start: float) -> dict:
         """The entry that starts session ``s``: the tables are drawn here (live) and logged."""
