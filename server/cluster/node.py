@@ -25,13 +25,12 @@ from rooms.invite import normalize
 from server import codec
 from server.cluster.cancel import end_if_cancelled
 from server.cluster.keys import (INVITE, LOBBY, NODE_LEASE, NODES, OWNED, PLAYER, ROOM_LEASE, ROOMS, SENT,
-                                 STREAM, pack, unpack, unpack_all)
+                                 STREAM, pack, unpack_all)
 from server.cluster import lobby as cluster_lobby
 from server.cluster.lease import Lease, Renewer, holder
 from server.cluster.link import Link, stream_entries
 from server.cluster.remote import ProxyConn, RemoteReq, RemoteRoom
 from server.cluster.takeover import Takeover
-from server import listing
 from server.codec import BAD_FIELD, ProtocolError
 from server.errors import NO_ROOM
 from server.roomitems import (ChatAsked, Command, Connect, Disconnect, HistoryAsked, Leave,
@@ -68,14 +67,6 @@ _XADD_ALL_SHA = hashlib.sha1(_XADD_ALL.encode()).hexdigest()
 _ITEMS = {"Command": Command, "SnapshotAsked": SnapshotAsked, "HistoryAsked": HistoryAsked,
           "ChatAsked": ChatAsked, "Connect": Connect, "Disconnect": Disconnect, "Leave": Leave}
 
-
-
-class _Listed:
-    """A room of the shared lobby as listing.rooms reads a room task."""
-    __slots__ = ("summary", "invite")
-
-    def __init__(self, summary: dict, invite: str):
-        self.summary, self.invite = summary, invite
 
 
 class ClusterNode:
@@ -227,11 +218,8 @@ class ClusterNode:
                                                      "online": online}))
 
     async def rooms(self, conn, msg: dict, req: tuple) -> None:
-        """``rooms``: the public rooms of every node (listing.rooms over the shared lobby)."""
-        entries = [unpack(v) for v in (await self.redis.hgetall(LOBBY)).values()]
-        listed = [_Listed(e["summary"], e["invite"]) for e in entries]
-        online = {p for e in entries for p in e["online"]}
-        found = listing.rooms(listed, online, msg.get("q"), msg.get("page"))
+        """``rooms``: the public rooms of every node (the shared lobby, server/cluster/lobby.py)."""
+        found = await cluster_lobby.rooms(self.redis, msg.get("q"), msg.get("page"))
         self.app.reply(conn, req, {"t": "rooms", **found})
 
     def _left(self, task: RoomTask, pid: str) -> None:
