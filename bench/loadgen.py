@@ -337,6 +337,8 @@ class WSClient(asyncio.Protocol):
                         b"Sec-WebSocket-Key: %s\r\nSec-WebSocket-Version: 13\r\n\r\n" % (HOST.encode(), self.key))
 
     def data_received(self, data):
+        """Every whole frame of the read handled; a partial one (or the handshake) kept for the next.
+        Payloads are read where they lie in ``data`` (no copy): most reads hold whole frames."""
         if self.buf or not self.opened.done():  # a partial frame or the handshake before: buffered
             buf = self.buf
             buf += data
@@ -344,31 +346,9 @@ class WSClient(asyncio.Protocol):
                 return
             data = bytes(buf)
             buf.clear()
-        pos = self._frames(data)
-        if pos < len(data) and not self.closed:
-            self.buf += data[pos:]
-
-    def _handshake(self, buf: bytearray) -> bool:
-        """The server's 101 answer, taken off ``buf``: True when the connection is open."""
-        end = buf.find(b"\r\n\r\n")
-        if end < 0:
-            return False
-        head = bytes(buf[:end]).decode("latin-1")
-        del buf[:end + 4]
-        accept = base64.b64encode(hashlib.sha1(self.key + GUID).digest()).decode()
-        if not head.startswith("HTTP/1.1 101") or accept not in head:
-            self.opened.set_exception(ConnectionError(f"handshake refused: {head.splitlines()[0]!r}"))
-            self.opened.exception()
-            self.transport.abort()
-            return False
-        self.opened.set_result(True)
-        return True
-
-    def _frames(self, data: bytes) -> int:
-        """Every whole frame of ``data`` handled; returns where the first partial one starts. Payloads
-        are decoded from views of ``data`` (no copy): most reads hold whole frames, nothing buffered."""
         pos, n = 0, len(data)
-        while n - pos >= 2:
+        seat = self.seat
+        while n - pos >= 2:  # the frames, in this function: a call per read less (the common path)
             b0 = data[pos]
             ln = data[pos + 1] & 0x7F
             hdr = 2
@@ -388,17 +368,34 @@ class WSClient(asyncio.Protocol):
             if b0 == 0x82 and self.frag is None:  # a whole binary frame: the server's usual message
                 s = pos + hdr
                 if data[s] == 0x82 and data.startswith(_OK, s):  # the byte first: most are game messages
-                    self.seat.on_ok(_unpackb(data[s + 9:end]))  # 9: len(_OK)
+                    seat.on_ok(_unpackb(data[s + 9:end]))  # 9: len(_OK)
                 elif (g := game_fields(data, s, end)) is not None:
-                    self.seat.on_game(*g)
+                    seat.on_game(*g)
                 else:
-                    self.seat.on_message(decode(memoryview(data)[s:end]))
+                    seat.on_message(decode(memoryview(data)[s:end]))
             else:
                 self._frame(b0 & 0x80, b0 & 0x0F, data[pos + hdr:end])
             pos = end
             if self.closed:
-                return n
-        return pos
+                return
+        if pos < n and not self.closed:
+            self.buf += data[pos:]
+
+    def _handshake(self, buf: bytearray) -> bool:
+        """The server's 101 answer, taken off ``buf``: True when the connection is open."""
+        end = buf.find(b"\r\n\r\n")
+        if end < 0:
+            return False
+        head = bytes(buf[:end]).decode("latin-1")
+        del buf[:end + 4]
+        accept = base64.b64encode(hashlib.sha1(self.key + GUID).digest()).decode()
+        if not head.startswith("HTTP/1.1 101") or accept not in head:
+            self.opened.set_exception(ConnectionError(f"handshake refused: {head.splitlines()[0]!r}"))
+            self.opened.exception()
+            self.transport.abort()
+            return False
+        self.opened.set_result(True)
+        return True
 
     def _frame(self, fin, op, payload):
         if op == 0x9:  # ping
@@ -823,10 +820,19 @@ class Table:
             if self.timer is None:
                 self.timer = self.gen.loop.call_later(self.next_at - now, self._tick)
             return
-        ready = [s for s in self.seats if s.prompt is not None and s.conn is not None and not s.conn.closed]
-        if not ready:
+        s = ready = None  # the seats with a prompt: a list only when two or more have one (a claim window)
+        for x in self.seats:
+            if x.prompt is not None and (c := x.conn) is not None and not c.closed:
+                if s is None:
+                    s = x
+                elif ready is None:
+                    ready = [s, x]
+                else:
+                    ready.append(x)
+        if s is None:
             return
-        s = ready[0] if len(ready) == 1 else ready[below(self.rng, len(ready))]
+        if ready is not None:
+            s = ready[below(self.rng, len(ready))]
         legal, seq = s.prompt
         s.prompt = None
         action = {**choose(legal, self.rng), "seq": seq}
