@@ -34,7 +34,7 @@ from server.botzone_room import BotAnswer, RoomBots
 from server.taskfail import Failures, moved, reply_moved
 from server.roomitems import (RESYNC, STOP, TICK, ChatAsked, Command, Connect, Disconnect, Handled,
                               HistoryAsked, Leave, Resync, RoomRef, SnapshotAsked, Stop, System, Tick, WatcherGone)
-from server.timedqueue import TimedQueue
+from server.timedqueue import TimedQueue, next_item  # noqa: F401  (next_item: tournaments and the lobby)
 from server.store import STORAGE, StorageError
 from server.store_sql import Fenced
 
@@ -81,15 +81,6 @@ def table_report(entry: dict) -> dict | None:
     if entry["k"] == "offence":
         return {"t": "offence", **{k: v for k, v in entry.items() if k not in ("k", "derived", "rseq", "now")}}
     return {"t": entry["k"], "record": entry["record"]}
-
-
-async def next_item(queue: asyncio.Queue, deadline: float | None, now: float, tick=TICK):
-    """A task's next queue item, or ``tick`` when ``deadline`` (on the clock ``now`` reads) comes first."""
-    try:
-        async with asyncio.timeout(None if deadline is None else max(0.0, deadline - now)):
-            return await queue.get()
-    except TimeoutError:
-        return tick
 
 
 class RoomTask(RoomRef):
@@ -144,19 +135,26 @@ class RoomTask(RoomRef):
 
     def put(self, item) -> None:
         """Queue an item (server.roomitems) for the task; a play may be handled at once (``play_now``)."""
+        if type(item) is Command:  # first: every action is one
+            q = self.queue
+            if not self._refused(item):
+                (self.play_now if q.waiting and item.cmd["t"] == "act" and not self.closed and q.empty()
+                 else q.put_nowait)(item)
+            return
         if isinstance(item, Stop) and self.app.store.fault is not None and self.task is not None:
             self.task.cancel()  # its writes may never land: it stops where it waits (the store drops them)
             return
-        if type(item) is Command or (isinstance(item, SnapshotAsked) and self.app.store.fault is not None):
-            try:  # the store holds writes back: a command would wait behind them, a snapshot too
-                self.app.store.check_writable()
-            except StorageError as e:
-                self.app.reply(item.conn, item.req, codec.error(e.code, e.message))
-                return
-        if type(item) is Command and self.queue.waiting and self.queue.empty() and not self.closed and item.cmd["t"] == "act":
-            self.play_now(item)
-        else:
+        if not (isinstance(item, SnapshotAsked) and self.app.store.fault is not None and self._refused(item)):
             self.queue.put_nowait(item)
+
+    def _refused(self, item) -> bool:
+        """The store holds writes back: a command (or a snapshot) would wait behind them; answered here."""
+        try:
+            self.app.store.check_writable()
+        except StorageError as e:
+            self.app.reply(item.conn, item.req, codec.error(e.code, e.message))
+            return True
+        return False
 
     def reconnect(self, pid: str, conn: Conn) -> None:
         """A member signed in again: its snapshot goes out before any other message about the room."""
@@ -375,12 +373,14 @@ class RoomTask(RoomRef):
         return Batch(self.room.rows - len(entries), entries, effects, notices, applied)
 
     def _publish(self, batch: Batch) -> None:
-        self._report(batch.entries)
-        auto = len([e for e in batch.entries if e["k"] == "act" and e["by"] != "player"])  # not sum(generator)
+        entries = batch.entries
+        if self.tournament is not None:
+            self._report(entries)
+        auto = len([e for e in entries if e["k"] == "act" and e["by"] != "player"])  # not sum(generator)
         if auto:  # bots, 托管, timeouts: counted with the players' actions once durable
             self.app.auto_acted(auto)
         self._send(self.room.render(batch.applied), batch.notices)
-        if batch.entries:
+        if entries and self.app.settings.external_bots:
             self._sync_bots()  # what they see is durable and sent, like a member's messages
 
     def _sync_bots(self) -> None:

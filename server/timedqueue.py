@@ -76,3 +76,12 @@ class TimedQueue(asyncio.Queue):
                 self.arm(due, t)
                 return
         self.put_nowait(_WAKE)
+
+
+async def next_item(queue: asyncio.Queue, deadline: float | None, now: float, tick):
+    """A task's next queue item, or ``tick`` when ``deadline`` (on the clock ``now`` reads) comes first."""
+    try:
+        async with asyncio.timeout(None if deadline is None else max(0.0, deadline - now)):
+            return await queue.get()
+    except TimeoutError:
+        return tick
