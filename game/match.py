@@ -161,6 +161,11 @@ def _tag(events: list, number: int) -> list:
     return events
 
 
+def seat_players(m: MatchState) -> tuple[int, ...]:
+    """``m.seats()`` as a shared tuple (read only): the player at each seat this round."""
+    return _SEATS[m.number // 4]
+
+
 def legal_actions(m: MatchState, player: int) -> tuple:
     if m.phase == PLAYING:
         return hand_state.legal_actions(m.hand, SEAT_SCHEME[player][m.number // 4])  # m.seat_of(player)

@@ -47,10 +47,13 @@ class RoomTimers:
             # docs/rooms.md "Claim windows never tell": every automatic answer comes at the same moment,
             # whatever the seat could claim; the window closes on the last answer.
             auto = cfg.claim_time if not cfg.claim_early_close else max(cfg.bot_delay, cfg.claim_min)
-            seats, started, timeout = m.seats(), self.turn_started, self.turn_started + cfg.claim_time
+            seats, started, timeout = gm.seat_players(m), self.turn_started, self.turn_started + cfg.claim_time
             first_auto = first_timeout = 4
-            occupants, autos = self.seats, self.auto
-            for s in m.hand.claim.waiting:
+            w = m.hand.claim
+            occupants, autos, responses, discarder = self.seats, self.auto, w.responses, w.seat
+            for s in range(4):  # the window's waiting seats (``w.waiting``), without building the tuple
+                if s == discarder or responses[s] is not None:
+                    continue
                 p = seats[s]
                 if occupants[p].bot is not None:
                     if self.external_bot(p) is not None:

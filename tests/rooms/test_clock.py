@@ -248,3 +248,43 @@ def test_the_clock_has_one_shape_whatever_the_decision():
                  "banks": [50.0, 60.0, 60.0, 60.0], "auto": [None] * 4}
     c["banks"][0] = 0  # a copy: the room's own banks are not the message's
     assert room.banks[0] == 50
+
+
+def test_a_claim_windows_timers_follow_its_waiting_seats():
+    """Every answer in a claim window leaves the timeout to the first waiting player (by player order)
+    and, with a bot or 托管 among them, one automatic answer at ``claim_min``; asked after each play."""
+    import random
+
+    from game import match as gm
+    from tests.rooms.support import CODE, act, new_room, tidy
+
+    rng = random.Random(5)
+    room = new_room(host="a", hands=4, claim_min=0.5, bot_delay=0.5)
+    for pid in ("b", "c"):
+        room.handle(pid, {"t": "join", "code": CODE}, 0)
+    room.handle("a", {"t": "add_bot", "seat": 3}, 0)
+    for pid in ("a", "b", "c"):
+        room.handle(pid, {"t": "ready"}, 0)
+    now, windows = 0.0, 0
+    for _ in range(3000):
+        if room.phase != "playing":
+            break
+        m = room.match
+        if m.phase == gm.PLAYING and m.hand.phase == "claim":
+            windows += 1
+            waiting = sorted(m.seats()[s] for s in m.hand.claim.waiting)
+            timers = {t[1]: t for t in room._timers() if t[1] < 20}
+            timeout = timers[4 + waiting[0]]
+            assert timeout[0] == room.turn_started + room.config.claim_time and timeout[3] == (waiting[0], "timeout")
+            auto = [p for p in waiting if room.seats[p].bot is not None or room.auto[p] is not None]
+            assert [k for k in timers if k < 4] == auto[:1]
+        views = [(pid, room.snapshot(pid)["game"]) for pid in ("a", "b", "c")]
+        ready = [(pid, v) for pid, v in views if v["to_act"]]
+        now += 0.25
+        if not ready:
+            now = max(now, room.next_deadline())
+            room.tick(now)
+            continue
+        pid, v = rng.choice(ready)
+        act(room, pid, tidy(v), now)
+    assert windows > 20
