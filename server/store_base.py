@@ -61,14 +61,14 @@ class StoreBase:
         """A group commit landed: each write's caller hears None or its own write's exception."""
         if self.fault is not None:
             self._set_fault(None)
-        for (room_id, *_, done), r in zip(batch, results):
+        for (room_id, _, _, _, done), r in zip(batch, results):  # (a starred target built a list per write)
             if r is not None:
                 self._broken.add(room_id)
-            if isinstance(r, Fenced) and self.on_fenced is not None:
-                try:
-                    self.on_fenced(room_id)
-                except Exception:
-                    log.exception("after room %s's write was fenced off", room_id)
+                if isinstance(r, Fenced) and self.on_fenced is not None:
+                    try:
+                        self.on_fenced(room_id)
+                    except Exception:
+                        log.exception("after room %s's write was fenced off", room_id)
             try:
                 done(r)
             except Exception:  # the caller's bug: the other writes' callers still hear
