@@ -30,23 +30,36 @@ def hint(melds: tuple[Meld, ...], concealed: tuple[int, ...], *, rules: Rules, s
     ``{"tile", "fans": [[id, name, name_en, points, count], ...], "total", "total_without_flowers",
     "meets_min", "self_drawn": {"total", "total_without_flowers", "meets_min"}}`` (on a discard, and
     self-drawn). None for a tile count that is neither (never at a live table)."""
+    return hint_and_shanten(melds, concealed, rules=rules, seat_wind=seat_wind, prevalent=prevalent,
+                            flowers=flowers, declared=declared, blocked=blocked)[0]
+
+
+def hint_and_shanten(melds: tuple[Meld, ...], concealed: tuple[int, ...], *, rules: Rules, seat_wind: int = 0,
+                     prevalent: int = 0, flowers: int = 0, declared: bool = False, blocked: bool = False,
+                     floor: int | None = None) -> tuple[dict | None, int | None]:
+    """``hint`` and the shanten of the tiles (None for a count that has no hint). ``floor``: a lower
+    bound known for that shanten; above 0 the hand cannot be ready (after any discard), and neither is
+    computed: the floor is returned as the bound. A tile drawn lowers the shanten by at most one, a
+    discard never (tests/game/test_hints.py checks both)."""
     melds, concealed = tuple(melds), tuple(sorted(concealed))
     n = len(concealed)
     if n % 3 == 1:
-        if shanten(concealed, len(melds)) > 0:
-            return {"waits": []}  # most hands, most of the time: no context, no cache needed
-        return {"waits": _waits(melds, concealed, *_args(rules, seat_wind, prevalent, flowers, declared, blocked))}
+        s = floor if floor is not None and floor > 0 else shanten(concealed, len(melds))
+        if s > 0:
+            return {"waits": []}, s  # most hands, most of the time: no context, no cache needed
+        return {"waits": _waits(melds, concealed, *_args(rules, seat_wind, prevalent, flowers, declared, blocked))}, s
     if n % 3 != 2:
-        return None
+        return None, None
     out: dict = {}
-    if shanten(concealed, len(melds)) <= 0:  # otherwise no discard leaves the hand ready
+    s = floor if floor is not None and floor > 0 else shanten(concealed, len(melds))
+    if s <= 0:  # otherwise no discard leaves the hand ready
         args = _args(rules, seat_wind, prevalent, flowers, declared, blocked)
         for t in dict.fromkeys(concealed):
             i = concealed.index(t)
             waits = _waits(melds, concealed[:i] + concealed[i + 1:], *args)
             if waits:
                 out[str(t)] = waits
-    return {"discards": out}
+    return {"discards": out}, s
 
 
 def _args(rules: Rules, seat_wind: int, prevalent: int, flowers: int, declared: bool, blocked: bool) -> tuple:
@@ -106,4 +119,4 @@ def hint_of_view(view: dict, rules: Rules) -> dict | None:
                 flowers=len(me["flowers"]), declared=me["declared"], blocked=me["blocked"])
 
 
-__all__ = ["hint", "hint_of_view"]
+__all__ = ["hint", "hint_and_shanten", "hint_of_view"]

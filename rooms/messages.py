@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from game import match as gm
 from game.actions import wire_list
 from game.hand import Meld
-from game.hints import hint, hint_of_view
+from game.hints import hint_and_shanten, hint_of_view
 from game.state import CLAIM as HAND_CLAIM, OVER as HAND_OVER
 from game.views import same_for_every_seat
 from rooms import clock
@@ -255,12 +255,18 @@ class RoomMessages:
         last = self._hint_memo.get(player)
         if last is not None and last[0] == key:
             return last[1]
-        h = _after_discard(last, key) if last is not None else None
+        h = floor = None
+        if last is not None:
+            h = _after_discard(last, key)
+            if h is not None:
+                floor = last[2]  # a discard never lowers the shanten
+            elif last[2] is not None and _one_drawn(last[0], key):
+                floor = last[2] - 1  # a tile drawn lowers it by one at most
         if h is None:
             melds = tuple(Meld(x.kind, x.tile, x.concealed) for x in key[1])
-            h = hint(melds, key[0], rules=self.rules, seat_wind=key[2], prevalent=key[3], flowers=key[4],
-                     declared=declared, blocked=blocked)
-        self._hint_memo[player] = (key, h)
+            h, floor = hint_and_shanten(melds, key[0], rules=self.rules, seat_wind=key[2], prevalent=key[3],
+                                        flowers=key[4], declared=declared, blocked=blocked, floor=floor)
+        self._hint_memo[player] = (key, h, floor)
         return h
 
     def _legal(self, player: int | None) -> tuple:
@@ -301,7 +307,7 @@ def _after_discard(last: tuple, key: tuple) -> dict | None:
     listed the waits after each discard: game.hints), or None if the tiles changed otherwise. Scoring a
     ready hand's waits anew costs tens of milliseconds, and game.hints' shared cache does not keep them
     long when thousands of tables play."""
-    (before, *rest), h = last
+    (before, *rest), h = last[0], last[1]
     if "discards" not in (h or ()) or tuple(rest) != key[1:] or len(before) != len(key[0]) + 1:
         return None
     a, b = sorted(before), sorted(key[0])
@@ -310,3 +316,14 @@ def _after_discard(last: tuple, key: tuple) -> dict | None:
             return {"waits": h["discards"].get(str(tile), [])}
     return None
 
+
+def _one_drawn(last: tuple, key: tuple) -> bool:
+    """``key``'s tiles are ``last``'s and one more, with the same melds (the seat drew a tile; what
+    else changed does not change the shanten)."""
+    before, after = last[0], key[0]
+    if len(after) != len(before) + 1 or key[1] != last[1]:
+        return False
+    for i, tile in enumerate(before):
+        if after[i] != tile:
+            return after[:i] + after[i + 1:] == before
+    return True  # the tile drawn sorts last

@@ -131,7 +131,7 @@ class Room(RoomTimers, ExternalSeats, RoomMessages):
         self._given: dict = {}  # player -> an external bot's answer not yet due (rooms/botzone_seats.py)
         self.bot_faults: dict[str, dict[str, int]] = {}  # external bot seat id -> its answers replaced
         self._hint_sent: dict[str, object] = {}  # player -> the hint last sent (sent again only when it changes)
-        self._hint_memo: dict[int, tuple] = {}  # seat -> (inputs, hint) of the last _seat_hint
+        self._hint_memo: dict[int, tuple] = {}  # seat -> (inputs, hint, shanten floor) of the last _seat_hint
         self._log: list[dict] = []
         self.rseq = 0  # the last entry's number: what every message carries
         self.rows = 0  # rows of the log so far (entries and derived records), the stored ones included

@@ -128,3 +128,37 @@ def test_a_wait_short_of_the_minimum_on_a_discard_may_reach_it_self_drawn():
     hand, _ = parse_hand("[234m] 234p 678s 55m 67s")
     w = waits_of(hint(hand.melds, hand.tiles, rules=GUOBIAO))[T("5s")]
     assert w["self_drawn"]["total"] == w["total"] + 1 and not w["self_drawn"]["meets_min"]
+
+
+def test_a_draw_lowers_the_shanten_by_one_at_most_and_a_discard_never():
+    """What rooms/messages.py's hint memo relies on to skip the shanten (``hint_and_shanten``'s floor):
+    random hands of every meld count, every draw and every discard after it; honor-heavy hands too, for
+    the special forms."""
+    import random
+
+    from game.hints import hint_and_shanten
+    from game.rules import Rules
+    from game.shanten import shanten
+
+    rng = random.Random(3)
+    for trial in range(400):
+        k = rng.choice((0, 0, 0, 1, 2, 3, 4))
+        wall = [t for t in range(34) for _ in range(4)]
+        rng.shuffle(wall)
+        if trial % 3 == 0:
+            wall.sort(key=lambda t: (t < 27, rng.random()))
+        hand = tuple(sorted(wall[:13 - 3 * k]))
+        s13 = shanten(hand, k)
+        for t in range(34):
+            if hand.count(t) == 4:
+                continue
+            drawn = tuple(sorted(hand + (t,)))
+            s14 = shanten(drawn, k)
+            assert s13 - 1 <= s14 <= s13
+            for d in set(drawn):
+                i = drawn.index(d)
+                assert shanten(drawn[:i] + drawn[i + 1:], k) >= s14
+        # A floor at or below the shanten gives the same hint and bound as computing it.
+        exact = hint_and_shanten((), hand, rules=Rules()) if k == 0 else None
+        if exact is not None and exact[1] > 0:
+            assert hint_and_shanten((), hand, rules=Rules(), floor=exact[1]) == exact

@@ -163,10 +163,32 @@ def test_a_discards_hint_is_read_from_the_hint_before_it_not_scored_again(script
     (h,) = hints(out, "alice")  # ready after N or 1s: the waits after each discard are listed
     game.hints._waits.cache_clear()  # thousands of tables later, the shared cache no longer has them
     computed = []
-    real = rooms.messages.hint
-    monkeypatch.setattr(rooms.messages, "hint", lambda *a, **kw: computed.append(a) or real(*a, **kw))
+    real = rooms.messages.hint_and_shanten
+    monkeypatch.setattr(rooms.messages, "hint_and_shanten", lambda *a, **kw: computed.append(a) or real(*a, **kw))
     out = act(room, "alice", {"a": "discard", "tile": T("N")}, 1)
     (after,) = hints(out, "alice")
     assert after == {"waits": h["discards"][str(T("N"))]}
     assert after == hint_of_view(room._view(room.members["alice"].seat), room.rules)
     assert computed == []  # no hint computed again (bob's tiles did not change either)
+
+
+def test_a_hint_asked_again_of_the_same_tiles_is_the_one_before_and_follows_a_change(scripted, monkeypatch):
+    """_seat_hint gives the memo's hint while the seat's inputs are the same; anything of the seat that
+    changes (here 停和 on the hand's copy) gives the hint of the new inputs, as the view does."""
+    import rooms.messages
+
+    room, _ = table()
+    seat = room.members["alice"].seat
+    first = room._seat_hint(seat, room.match)
+    computed = []
+    real = rooms.messages.hint_and_shanten
+    monkeypatch.setattr(rooms.messages, "hint_and_shanten", lambda *a, **kw: computed.append(a) or real(*a, **kw))
+    assert room._seat_hint(seat, room.match) is first and computed == []
+    hand = room.match.hand.copy()
+    s = room.match.seat_of(seat)
+    hand.blocked = hand.blocked[:s] + (True,) + hand.blocked[s + 1:]
+    blocked = room.match.copy()
+    blocked.hand = hand
+    again = room._seat_hint(seat, blocked)
+    assert len(computed) == 1 and again != first
+    assert all(not w["meets_min"] for ws in again["discards"].values() for w in ws)
