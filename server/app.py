@@ -19,8 +19,6 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from websockets.asyncio.server import serve
-
 from rooms.quickmatch import QuickMatch
 from rooms.room import Room
 from server import botzone, codec, gctune
@@ -45,7 +43,7 @@ from server.roomtask import RoomTask
 from server.store import open_store
 from server.store_base import StoreBase
 from server.tournaments import TournamentTask
-from server.wsconn import MessageConnection
+from server.wsconn import Options, serve
 
 log = logging.getLogger("guobiao.server")
 
@@ -74,6 +72,7 @@ class Limits:
     keepalive: tuple[int, int, int] = (60, 10, 3)  # idle, interval, count
     ping_interval: float | None = None
     ping_timeout: float | None = 20.0
+    open_timeout: float = 10.0  # for the HTTP request and its answer (a slow client's handshake is cut off)
     close_timeout: float = 5.0
     stop_timeout: float = 15.0  # a stop's steps all end within this (server.shutdown), the database's close after
     gc_every: float = 600.0  # at most this often a full collection, if ended connections left garbage (server.gctune)
@@ -160,19 +159,17 @@ class App(Connections, Auth, Frames, Commands, Lobby, Events, Replays, Api):
     async def start(self, host: str = "127.0.0.1", port: int = 8765, reuse_port: bool = False) -> int:
         await self.recover()
         lim = self.limits
-        self.server = await serve(
-            self.handler, host, port,
-            reuse_port=reuse_port,  # guobiao serve --workers: nodes sharing one port (SO_REUSEPORT)
-            create_connection=MessageConnection,  # tells when a connection is lost (server.wsconn)
-            process_request=make_process_request(self),
-            compression=None,  # permessage-deflate costs 2-3x CPU and memory for small frames
+        self.server = await serve(host, port, Options(
+            handler=self.opened,  # server.connections
+            process_request=make_process_request(self),  # plain HTTP on the same port (server.http)
             max_size=lim.hard_max_frame,
             write_limit=lim.write_limit,
+            open_timeout=lim.open_timeout,
+            close_timeout=lim.close_timeout,
             ping_interval=lim.ping_interval,
             ping_timeout=lim.ping_timeout,
-            close_timeout=lim.close_timeout,
             server_header="guobiao",
-        )
+        ), reuse_port=reuse_port)  # guobiao serve --workers: nodes sharing one port (SO_REUSEPORT)
         self.tasks.append(self.loop.create_task(self.quick_loop(), name="quick match"))
         self.tasks.append(self.loop.create_task(self.housekeeping(), name="housekeeping"))
         self.tasks.append(self.loop.create_task(self.series_loop(), name="scheduled events"))

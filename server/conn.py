@@ -26,8 +26,8 @@ log = logging.getLogger("guobiao.conn")
 
 # RFC 6455 5.2: FIN and the opcode, then the payload length; a server's frames are not masked. A message
 # that goes straight out is framed here, header and payload in one ``transport.write`` (no extension is
-# ever negotiated: compression=None); websockets does the handshake, reading, control frames, closing
-# and the queued path (``ws.send``).
+# ever negotiated); server.wsconn, on websockets' Sans-I/O layer, does the handshake, reading, control
+# frames, closing and the queued path (``ws.send``).
 _FIN_BINARY, _FIN_TEXT = 0x82, 0x81
 _OPEN = State.OPEN  # read once: an enum member looked up on its class costs ~1 µs, and every message asks
 _pack_16, _pack_64 = struct.Struct("!BBH").pack, struct.Struct("!BBQ").pack
@@ -73,16 +73,15 @@ class TokenBucket:
 
 
 class IdleTimer:
-    """Cancels the reading task when it has waited ``timeout()`` seconds for a frame (the caller tells
-    this from another cancellation by ``fired``). One timer per connection, re-armed only when it
-    fires: a frame just records when the wait for the next one began, so a frame adds no timer to the
-    loop's heap."""
+    """Calls ``on_idle()`` when the connection has waited ``timeout()`` seconds for a frame. One timer
+    per connection, re-armed only when it fires: a frame just records when the wait for the next one
+    began, so a frame adds no timer to the loop's heap."""
 
-    __slots__ = ("loop", "task", "timeout", "since", "waiting", "fired", "handle")
+    __slots__ = ("loop", "on_idle", "timeout", "since", "waiting", "fired", "handle")
 
-    def __init__(self, loop: asyncio.AbstractEventLoop, timeout):
+    def __init__(self, loop: asyncio.AbstractEventLoop, timeout, on_idle):
         self.loop = loop
-        self.task = asyncio.current_task()
+        self.on_idle = on_idle
         self.timeout = timeout  # () -> seconds; read when the timer fires
         self.since = loop.time()  # when the current wait began
         self.waiting = False
@@ -90,7 +89,8 @@ class IdleTimer:
         self.handle = loop.call_at(self.since + timeout(), self._check)
 
     def wait(self) -> None:
-        """Call just before awaiting a frame; set ``waiting`` False once it came."""
+        """Call when the wait for a frame begins (as one is taken); set ``waiting`` False while one
+        is being handled."""
         self.since = self.loop.time()
         self.waiting = True
 
@@ -99,7 +99,7 @@ class IdleTimer:
         due = self.since + self.timeout()
         if self.waiting and now >= due:
             self.fired, self.handle = True, None
-            self.task.cancel()
+            self.on_idle()
         else:  # a frame came meanwhile, or one is being handled (its wait has not begun): later
             self.handle = self.loop.call_at(due if self.waiting else now + self.timeout(), self._check)
 

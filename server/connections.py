@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import logging
 
-from server import wsconn
 from server.conn import Conn, IdleTimer
 from server.quotas import address_of, is_loopback
 from server.roomitems import Disconnect, QuickCancel, RoomRef
@@ -63,25 +62,27 @@ class Connections:
         if self.addresses[address] <= 0:
             del self.addresses[address]
 
-    async def handler(self, ws) -> None:
-        """A connection's life: reads its messages and hands each to ``on_message`` at once (which
-        handles it or queues it behind an unanswered one); closes the connection when no frame came
-        for the idle timeout."""
+    def opened(self, ws) -> None:
+        """A websocket connection is open (server.wsconn): its frames go to ``on_message`` as they are
+        read (which handles each or queues it behind an unanswered one); it is closed when no frame
+        came for the idle timeout."""
         conn = Conn(ws, self.limits, self.loop.time())
-        idle = IdleTimer(self.loop, lambda: self.limits.idle_timeout if conn.player else self.limits.signin_timeout)
+        idle = IdleTimer(self.loop, lambda: self.limits.idle_timeout if conn.player else self.limits.signin_timeout,
+                         lambda: conn.close_soon(CLOSE_IDLE, "idle" if conn.player else "no sign-in"))
         idle.wait()
-        try:
-            try:
-                await wsconn.read(ws, lambda frame: self.on_message(conn, idle, frame))
-            except asyncio.CancelledError:
-                if not idle.fired or asyncio.current_task().uncancel() > 0:
-                    raise  # not (only) the idle timer: the server is stopping
-                await conn.close(CLOSE_IDLE, "idle" if conn.player else "no sign-in")
-            if conn.worker is not None:  # a frame still being handled (a sign-in, a new room): let it end
-                await asyncio.wait((conn.worker,))
-        finally:
-            idle.stop()
+        ws.on_message = lambda frame: self.on_message(conn, idle, frame)
+        ws.on_close = lambda: self._ended(conn, idle)
+
+    def _ended(self, conn: Conn, idle: IdleTimer) -> asyncio.Task | None:
+        """The connection is lost. A frame still being handled (a sign-in, a new room) ends first: the
+        connection is closed for the rest once it has (its task is returned)."""
+        idle.stop()
+        worker = conn.worker
+        if worker is None:
             self.on_close(conn)
+            return None
+        worker.add_done_callback(lambda _: self.on_close(conn))
+        return worker
 
     def on_close(self, conn: Conn) -> None:
         conn.closed = True

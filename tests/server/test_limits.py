@@ -120,7 +120,7 @@ async def test_dead_peers_are_found_by_tcp_keepalive_not_websocket_pings(server)
     assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPIDLE) == idle
     assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPINTVL) == interval
     assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_KEEPCNT) == count
-    assert conn.ws.keepalive_task is None  # no websocket ping timer per connection
+    assert conn.ws.ping_timer is None  # no websocket ping timer per connection
 
 
 async def test_connections_from_one_address_are_limited(tmp_path):

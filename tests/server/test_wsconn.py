@@ -1,4 +1,4 @@
-"""Messages are handled as they are read (server.wsconn.read, server.frames.on_message): in order even when one
+"""Messages are handled as they are read (server.wsconn, server.frames.on_message): in order even when one
 must wait, whole when a client sends them in fragments, and refused with the close codes of RFC 6455."""
 
 import asyncio
@@ -7,7 +7,7 @@ import json
 import random
 
 import msgpack
-from websockets.asyncio.messages import MAX_FRAGMENTS
+from server.wsconn import MAX_FRAGMENTS
 
 from server.wsconn import MessageConnection
 from tests.server.test_limits import closed_code

@@ -87,9 +87,11 @@ async def test_a_player_on_one_node_joins_by_invite_code_a_room_on_another_and_p
     assert ns == list(range(1, len(ns) + 1)) and len(ns) > 10
     rseqs = [m["rseq"] for m in guest.frames if m.get("room") == room and "rseq" in m]
     assert rseqs == sorted(rseqs)
-    # and what the guest saw is what the host saw of the same entries (the same rseq values)
-    host_rseqs = {m["rseq"] for m in host.frames if m.get("room") == room and "rseq" in m}
-    assert set(rseqs) <= host_rseqs | {seen["rseq"]}
+    # and what the guest saw is what the host saw of the same entries (the same rseq values). A seat's
+    # own answer handled on its own is told to that seat alone, without events: not compared.
+    told = lambda c: {m["rseq"] for m in c.frames if m.get("room") == room and "rseq" in m  # noqa: E731
+                      and (m.get("t") != "game" or m.get("events"))}
+    assert told(guest) <= told(host) | {seen["rseq"]}
 
 
 async def test_an_unknown_invite_code_is_no_room_on_every_node(nodes):
