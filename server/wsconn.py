@@ -263,8 +263,8 @@ class MessageConnection(asyncio.Protocol):
         response.headers["Server"] = self.options.server_header
         if response.status_code == 101 and self.server.closing:
             response = protocol.reject(http.HTTPStatus.SERVICE_UNAVAILABLE, "Server is shutting down.\n")
-        if self.lost or protocol.state is not _CONNECTING:
-            return
+        if self.lost or protocol.state is not _CONNECTING or protocol.close_expected():
+            return  # gone, or ended meanwhile (the client's close frame, a request it broke off)
         protocol.send_response(response)
         self._flush()
         if protocol.state is _OPEN:
