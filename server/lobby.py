@@ -17,7 +17,8 @@ from server.conn import Conn
 from server.errors import IN_ROOM, NO_ROOM, NOT_QUEUED, QUEUED, TASK_FAILED
 from server.quotas import check_timers, conn_address
 from server.roomitems import TICK, Disconnect, QuickAsked, QuickCancel, SnapshotAsked
-from server.roomtask import RoomTask, next_item
+from server.roomtask import RoomTask
+from server.timedqueue import next_item
 from server.store import StorageError
 
 log = logging.getLogger("guobiao.server")

@@ -34,7 +34,7 @@ from server.botzone_room import BotAnswer, RoomBots
 from server.taskfail import Failures, moved, reply_moved
 from server.roomitems import (RESYNC, STOP, TICK, ChatAsked, Command, Connect, Disconnect, Handled,
                               HistoryAsked, Leave, Resync, RoomRef, SnapshotAsked, Stop, System, Tick, WatcherGone)
-from server.timedqueue import TimedQueue, next_item  # noqa: F401  (next_item: tournaments and the lobby)
+from server.timedqueue import TimedQueue
 from server.store import STORAGE, StorageError
 from server.store_sql import Fenced
 

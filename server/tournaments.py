@@ -28,7 +28,8 @@ from rooms.text import disambiguate
 from rooms.tournament.tournament import Tournament
 from server import botzone, codec
 from server.cluster import lobby as cluster_lobby
-from server.roomtask import next_item, table_report
+from server.roomtask import table_report
+from server.timedqueue import next_item
 from server.roomitems import TICK, Command, Follow, Stop, System, TableEvent, Tick, Unfollow, ViewAsked
 from server.store import STORAGE, StorageError
 from server.store_sql import Fenced
