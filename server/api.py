@@ -44,7 +44,7 @@ class Api:
             if view is not None:
                 return 200, view
         if len(parts) == 3 and parts[:2] == ["api", "invite"]:
-            if not self.book.invite(address, self.loop.time()):
+            if not await self.book.invite(address, self.loop.time()):
                 return 429, {"error": "too_many_requests"}
             view = await invite_view(self, parts[2])
             if view is None and self.cluster is not None:  # a room on another node

@@ -157,6 +157,9 @@ class App(Connections, Auth, Frames, Commands, Lobby, Events, Replays, Api):
     # -- life cycle ----------------------------------------------------------------------------
 
     async def start(self, host: str = "127.0.0.1", port: int = 8765, reuse_port: bool = False) -> int:
+        if self.cluster is not None:  # quotas shared by the nodes, in Redis (server.cluster.quotas)
+            from server.cluster.quotas import SharedBook
+            self.book = SharedBook(self.settings.quotas, self.limits.exempt_loopback, self.cluster)
         await self.recover()
         lim = self.limits
         self.server = await serve(host, port, Options(

@@ -91,7 +91,7 @@ class Auth:
                 name = accounts.clean_name(msg.get("name"))
             except ValueError as e:
                 raise ProtocolError(BAD_NAME, str(e)) from None
-            self.book.account(address, self.loop.time())  # guest accounts per address (server.quotas)
+            await self.book.account(address, self.loop.time())  # guest accounts per address (server.quotas)
             token, session = accounts.new_token(), accounts.new_session_id()
             while True:
                 pid = accounts.new_player_id()

@@ -49,6 +49,8 @@ def room_command(app, conn, msg, req):
     pid = conn.player
     task = _room(app, pid)
     if msg["t"] == "rematch":
+        if app.cluster is not None:  # the rate shared by the nodes, in Redis (server.cluster.quotas)
+            return app.book.rematch_then(pid, task, Command(pid, conn, req, msg))
         app.book.rematch(pid, app.loop.time())
     task.put(Command(pid, conn, req, msg))
 

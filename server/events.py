@@ -47,10 +47,11 @@ class Events:
         mine = sum(1 for x in self.tournaments.values() if x.t.organiser == pid and not x.t.over)
         if mine >= self.settings.max_organised:
             raise ProtocolError(TOO_MANY_TOURNAMENTS, f"you already organise {mine} tournaments that are not over")
-        self.book.tournament_create(conn_address(conn), [x.id for x in self.tournaments.values() if not x.t.over])
+        not_over = [x.id for x in self.tournaments.values() if not x.t.over]
+        held = await self.book.tournament_create(conn_address(conn), not_over)  # server.quotas
         t = Tournament.create("t" + secrets.token_hex(4), config, pid, referee, secrets.token_bytes(32), self.now())
         task = await self.add_tournament(t, pid)
-        self.book.tournament_opened(task.id, conn_address(conn))
+        self.book.tournament_opened(task.id, conn_address(conn), held)
         self.follow(pid, task, conn, req)
 
     async def add_tournament(self, t: Tournament, created_by: str | None) -> TournamentTask:

@@ -38,14 +38,17 @@ class Lobby:
             raise ProtocolError(BAD_FIELD, "config: a map of room settings")
         check_timers(cfg, self.settings.quotas.timer_minimums)
         config = RoomConfig.from_dict(cfg)  # RoomError room/bad_config
-        self.book.room_create(pid, conn_address(conn), self.loop.time())
+        held = await self.book.room_create(pid, conn_address(conn), self.loop.time())  # server.quotas
         self.where[pid] = PENDING
         try:
             task = await self.new_room(config, pid)
+        except BaseException:
+            self.book.room_not_made(held)
+            raise
         finally:
             if self.where.get(pid) is PENDING:
                 del self.where[pid]
-        self.book.room_opened(task.id, pid, conn_address(conn))
+        self.book.room_opened(task.id, pid, conn_address(conn), held)
         self.where[pid] = task
         if self.conns.get(pid) is not conn:  # gone while the room was made: its grace period starts
             task.put(Disconnect(pid))

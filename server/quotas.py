@@ -1,6 +1,7 @@
 """What one account or one address may make, and how often: rooms, guest accounts, tournaments, rematches
 and replays (docs/protocol.md "Limits and quotas"). Counts live in memory: a restart forgets the rates,
-and open rooms and tournaments are counted again as they are created.
+and open rooms and tournaments are counted again as they are created. In cluster mode the nodes share
+them in Redis instead (server.cluster.quotas, a ``Book`` whose checks ask Redis).
 
 Addresses are counted as the connection limit counts them (an IPv4 address, an IPv6 /64); loopback is
 exempt with ``Limits.exempt_loopback`` (behind a reverse proxy every player comes from there).
@@ -115,35 +116,39 @@ class Book:
             return None
         return address
 
-    def room_create(self, pid: str, address: str | None, now: float) -> None:
-        """Before a player creates a room: the rate per account and the open rooms per account and address."""
+    # The checks are coroutines: in cluster mode they ask Redis (server.cluster.quotas); here they never wait.
+
+    async def room_create(self, pid: str, address: str | None, now: float) -> object:
+        """Before a player creates a room: the rate per account and the open rooms per account and address.
+        Returns what ``room_opened`` (or ``room_not_made``) is given: None here, nothing is held."""
         address = self.counted(address)
         if self.room_accounts[pid] >= self.q.rooms_per_account:
-            raise ProtocolError(TOO_MANY_ROOMS, f"you have {self.q.rooms_per_account} open rooms already")
+            refuse("account rooms", self.q)
         if address is not None and self.room_addresses[address] >= self.q.rooms_per_address:
-            raise ProtocolError(TOO_MANY_ROOMS, f"{self.q.rooms_per_address} rooms are open from your address")
+            refuse("address rooms", self.q)
         if not self.creates.take(pid, now):
-            raise ProtocolError(TOO_OFTEN, "you create rooms too often: wait a little")
+            refuse("creates", self.q)
+        return None
 
     def rematch(self, pid: str, now: float) -> None:
         if not self.rematches.take(pid, now):
-            raise ProtocolError(TOO_OFTEN, "rematches too often: wait a little")
+            refuse("rematches", self.q)
 
-    def account(self, address: str | None, now: float) -> None:
+    async def account(self, address: str | None, now: float) -> None:
         address = self.counted(address)
         if address is not None and not self.accounts.take(address, now):
-            raise ProtocolError(TOO_MANY_ACCOUNTS, "too many new accounts from your address: sign in with your token")
+            refuse("accounts", self.q)
 
-    def replay(self, address: str | None, now: float) -> bool:
+    async def replay(self, address: str | None, now: float) -> bool:
         address = self.counted(address)
         return address is None or self.replays.take(address, now)
 
-    def invite(self, address: str | None, now: float) -> bool:
+    async def invite(self, address: str | None, now: float) -> bool:
         """Whether ``address`` may look up one more invite code now (guessing codes stays slow)."""
         address = self.counted(address)
         return address is None or self.invites.take(address, now)
 
-    def room_opened(self, room_id: str, pid: str, address: str | None) -> None:
+    def room_opened(self, room_id: str, pid: str, address: str | None, held: object = None) -> None:
         address = self.counted(address)
         self.rooms_by[room_id] = (pid, address)
         self.room_accounts[pid] += 1
@@ -160,22 +165,40 @@ class Book:
                 if counter[key] <= 0:
                     del counter[key]
 
-    def tournament_create(self, address: str | None, open_ids) -> None:
-        """Before a tournament is created from ``address``: ``open_ids`` are the tournaments not over."""
+    def room_not_made(self, held: object) -> None:
+        """``room_create`` passed but the room could not be made (nothing was counted here)."""
+
+    async def tournament_create(self, address: str | None, open_ids) -> object:
+        """Before a tournament is created from ``address``: ``open_ids`` are the tournaments not over.
+        Returns what ``tournament_opened`` is given (None here)."""
         address = self.counted(address)
         if address is None:
-            return
+            return None
         n = sum(1 for tid in open_ids if self.tournaments_by.get(tid) == address)
         if n >= self.q.tournaments_per_address:
-            raise ProtocolError(TOO_MANY_TOURNAMENTS, f"{n} tournaments from your address are not over yet")
+            refuse("tournaments", self.q, n)
+        return None
 
-    def tournament_opened(self, tid: str, address: str | None) -> None:
+    def tournament_opened(self, tid: str, address: str | None, held: object = None) -> None:
         address = self.counted(address)
         if address is not None:
             self.tournaments_by[tid] = address
 
     def tournament_closed(self, tid: str) -> None:
         self.tournaments_by.pop(tid, None)
+
+
+def refuse(what: str, q: Quotas, n: int = 0):
+    """Raise the error of a quota (the same code and words in one process and in a cluster)."""
+    code, message = {
+        "account rooms": (TOO_MANY_ROOMS, f"you have {q.rooms_per_account} open rooms already"),
+        "address rooms": (TOO_MANY_ROOMS, f"{q.rooms_per_address} rooms are open from your address"),
+        "creates": (TOO_OFTEN, "you create rooms too often: wait a little"),
+        "rematches": (TOO_OFTEN, "rematches too often: wait a little"),
+        "accounts": (TOO_MANY_ACCOUNTS, "too many new accounts from your address: sign in with your token"),
+        "tournaments": (TOO_MANY_TOURNAMENTS, f"{n} tournaments from your address are not over yet"),
+    }[what]
+    raise ProtocolError(code, message)
 
 
 def conn_address(conn) -> str | None:

@@ -101,10 +101,10 @@ class Replays:
         self.closed_views = SizedCache()  # closed tournament -> its final view
         self.builders = asyncio.Semaphore(BUILDERS)
 
-    def replay_allowed(self, address: str | None) -> bool:
+    async def replay_allowed(self, address: str | None) -> bool:
         """GET /api/matches/<id> from ``address``: whether one more replay may be built for it now
         (a cached one is always served)."""
-        return self.book.replay(address, self.loop.time())
+        return await self.book.replay(address, self.loop.time())
 
     async def replay_file(self, match_id: int, address: str | None = None) -> dict | None:
         """A finished match as GET /api/matches/<id> serves it: the stored record, and for each hand
@@ -113,7 +113,7 @@ class Replays:
         cached = self.replays.get(match_id)
         if cached is not None:
             return cached
-        if not self.replay_allowed(address):
+        if not await self.replay_allowed(address):
             raise TooOften()
         m = await self.store.finished_match(match_id)
         if m is None or any(t.walls_secret(m["room"]) for t in self.tournaments.values()):
