@@ -197,7 +197,7 @@ class Conn:
             return
         if ws.state is not _OPEN:
             return
-        transport.write(b"".join([frame(data) for data in frames]))
+        transport.write(b"".join(map(frame, frames)))  # map: no list comprehension's frame
 
     def _enqueue(self, data) -> None:
         if len(self.queue) >= self.limits.out_queue or self.queued + len(data) > self.limits.out_bytes:

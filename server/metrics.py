@@ -101,7 +101,9 @@ class Metrics:
         started, conn.act_req = conn.act_at, None
         if msg["t"] == "ok":
             self.actions += 1
-            self.action_latency.observe(self.loop.time() - started)
+            h, seconds = self.action_latency, self.loop.time() - started  # Histogram.observe, a call less per play
+            h.counts[bisect_left(h.bounds, seconds)] += 1
+            h.sum += seconds
         else:
             self.refused += 1
 

@@ -20,8 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections import Counter
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from typing import TYPE_CHECKING
 
 from rooms.config import RoomConfig
@@ -32,6 +31,7 @@ from server import codec, fair
 from server.errors import INTERNAL, NOT_IN_ROOM
 from server.botzone_room import BotAnswer, RoomBots
 from server.taskfail import Failures, moved, reply_moved
+from server.roombatch import Batch, seats_unchanged
 from server.roomitems import (RESYNC, STOP, TICK, ChatAsked, Command, Connect, Disconnect, Handled,
                               HistoryAsked, Leave, Resync, RoomRef, SnapshotAsked, Stop, System, Tick, WatcherGone)
 from server.timedqueue import TimedQueue
@@ -45,29 +45,8 @@ if TYPE_CHECKING:  # pragma: no cover
 log = logging.getLogger("guobiao.room")
 
 
-@dataclass(slots=True)
-class Batch:
-    """One call's new log entries on their way to the store, and what goes out once they are durable."""
-    start: int  # the row number of the first entry
-    entries: list
-    effects: list  # for the match tables (Store.write)
-    notices: list  # commitment / reveal around the messages
-    applied: list  # what the room's call did (rooms.effects.Applied): rendered once the entries are durable
-
 CHAT_MAX = 200  # characters
 HISTORY_PAGE = 10  # finished matches per ``history`` page
-
-
-# Log entries that cannot change a room's seats, spectators, phase or config: plays during a match
-# (rooms/room.py) and hand results. A commit of only these skips rebuilding members and the summary.
-_PLAY_KINDS = frozenset(("act", "close", "hand_result"))
-
-
-def _seats_unchanged(entries: list) -> bool:
-    for e in entries:  # a loop, not all() over a generator: asked of every play
-        if e["k"] not in _PLAY_KINDS:
-            return False
-    return bool(entries)
 
 
 # The derived entries of a table's room log that its tournament is told about.
@@ -168,7 +147,7 @@ class RoomTask(RoomRef):
         applied = self._handle(pid, conn, req, cmd, now)
         if applied is None:
             return
-        if not (_seats_unchanged(room.pending_log()) and room.match_no == self.match_no):
+        if not (seats_unchanged(room.pending_log()) and room.match_no == self.match_no):
             self.queue.put_nowait(Handled(pid, conn, req, cmd, applied))  # the task commits it, first
             return
         batch = self._take(applied)  # hand results only: no match starts or ends here, no notices
@@ -370,13 +349,16 @@ class RoomTask(RoomRef):
         entries = self.room.take_log()
         effects, notices = self._effects(entries)
         # The room numbers its log (Room.rows); the store refuses rows that do not follow its last one.
-        return Batch(self.room.rows - len(entries), entries, effects, notices, applied)
+        return tuple.__new__(Batch, (self.room.rows - len(entries), entries, effects, notices, applied))
 
     def _publish(self, batch: Batch) -> None:
         entries = batch.entries
         if self.tournament is not None:
             self._report(entries)
-        auto = len([e for e in entries if e["k"] == "act" and e["by"] != "player"])  # not sum(generator)
+        auto = 0  # a loop: a list or a generator is a frame more per play
+        for e in entries:
+            if e["k"] == "act" and e["by"] != "player":
+                auto += 1
         if auto:  # bots, 托管, timeouts: counted with the players' actions once durable
             self.app.auto_acted(auto)
         self._send(self.room.render(batch.applied), batch.notices)
@@ -412,7 +394,7 @@ class RoomTask(RoomRef):
         for n in notices:
             if n["t"] == "reveal":
                 n["id"] = self.matches[n["match"]].get("id")  # GET /api/matches/<id>
-        if not _seats_unchanged(entries):
+        if not seats_unchanged(entries):
             self._refresh()
             await self._learn_names()
         self._publish(batch)
@@ -433,7 +415,11 @@ class RoomTask(RoomRef):
             if msg["t"] == "commitment":
                 self._broadcast(msg)
         info = named = None
-        copies = Counter([id(msg) for _, msg in out]) if len(out) > 1 else None  # one: a claim answer's
+        copies = None  # id -> sent more than once (one message: a claim answer's); not a Counter (3 frames)
+        if len(out) > 1:
+            copies = {}
+            for _, msg in out:
+                copies[id(msg)] = id(msg) in copies
         encoded: dict = {}  # id -> codec.Shared: a message several members get, encoded once
         for to, msg in out:
             shared = None
@@ -442,7 +428,7 @@ class RoomTask(RoomRef):
                     info = msg["info"]
                     named = self._named(info)
                 msg = {**msg, "info": named}
-            elif copies is not None and copies[id(msg)] > 1:
+            elif copies is not None and copies[id(msg)]:
                 shared = encoded.get(id(msg))
                 if shared is None:
                     shared = encoded[id(msg)] = codec.Shared(msg)
