@@ -249,3 +249,21 @@ async def test_a_place_held_by_a_node_that_never_made_its_room_is_given_back_aft
         except ProtocolError:
             assert asyncio.get_running_loop().time() < end
             await asyncio.sleep(0.05)
+
+
+async def test_rematches_of_an_account_are_one_rate_over_both_nodes(pg_url, redis_url):
+    q = quotas(rematches=(0.001, 2))
+    a, b = await node(pg_url, redis_url, q), await node(pg_url, redis_url, q)
+    try:
+        host = await a.client(name="Host")
+        assert (await host.request({"t": "create", "config": FAST}))["t"] == "snapshot"
+        first = await host.request({"t": "rematch"})  # the room's own answer (no match played yet)
+        assert first["code"] != "lobby/too_often", first
+        await host.close()
+        on_b = await signed_in(b, host.token)  # the room stays on A; B forwards to it
+        assert (await on_b.request({"t": "rematch"}))["code"] == first["code"]
+        r = await on_b.request({"t": "rematch"})
+        assert r["code"] == "lobby/too_often" and r["message"] == "rematches too often: wait a little", r
+    finally:
+        await stop(a)
+        await stop(b)
