@@ -18,8 +18,8 @@ from rooms.tournament.tournament import Tournament
 from server.cluster import lobby as cluster_lobby
 from server.codec import BAD_FIELD, ProtocolError
 from server.conn import Conn
-from server.errors import NO_TOURNAMENT, TOO_MANY_TOURNAMENTS
-from server.quotas import conn_address
+from server.errors import NO_TOURNAMENT
+from server.quotas import conn_address, refuse
 from server.roomitems import Follow, Leave, QuickCancel, RoomRef, Unfollow
 from server.roomtask import RoomTask
 from server.tournaments import TournamentTask
@@ -46,9 +46,9 @@ class Events:
         config = TournamentConfig.from_dict(cfg)  # TournamentError tournament/bad_config
         mine = sum(1 for x in self.tournaments.values() if x.t.organiser == pid and not x.t.over)
         if mine >= self.settings.max_organised:
-            raise ProtocolError(TOO_MANY_TOURNAMENTS, f"you already organise {mine} tournaments that are not over")
-        not_over = [x.id for x in self.tournaments.values() if not x.t.over]
-        held = await self.book.tournament_create(conn_address(conn), not_over)  # server.quotas
+            refuse("organised", self.settings.quotas, mine)
+        not_over = [x.id for x in self.tournaments.values() if not x.t.over]  # server.quotas; a cluster's in Redis
+        held = await self.book.tournament_create(conn_address(conn), not_over, pid, self.settings.max_organised)
         t = Tournament.create("t" + secrets.token_hex(4), config, pid, referee, secrets.token_bytes(32), self.now())
         task = await self.add_tournament(t, pid)
         self.book.tournament_opened(task.id, conn_address(conn), held)

@@ -168,9 +168,10 @@ class Book:
     def room_not_made(self, held: object) -> None:
         """``room_create`` passed but the room could not be made (nothing was counted here)."""
 
-    async def tournament_create(self, address: str | None, open_ids) -> object:
+    async def tournament_create(self, address: str | None, open_ids, organiser: str = "", most: int = 0) -> object:
         """Before a tournament is created from ``address``: ``open_ids`` are the tournaments not over.
-        Returns what ``tournament_opened`` is given (None here)."""
+        Returns what ``tournament_opened`` is given (None here). The organiser's own limit (``most`` not
+        over) is counted by the caller here, from the tournaments it runs; in a cluster by the nodes'."""
         address = self.counted(address)
         if address is None:
             return None
@@ -197,6 +198,7 @@ def refuse(what: str, q: Quotas, n: int = 0):
         "rematches": (TOO_OFTEN, "rematches too often: wait a little"),
         "accounts": (TOO_MANY_ACCOUNTS, "too many new accounts from your address: sign in with your token"),
         "tournaments": (TOO_MANY_TOURNAMENTS, f"{n} tournaments from your address are not over yet"),
+        "organised": (TOO_MANY_TOURNAMENTS, f"you already organise {n} tournaments that are not over"),
     }[what]
     raise ProtocolError(code, message)
 

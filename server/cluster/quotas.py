@@ -10,8 +10,8 @@ connecting to several nodes gets the limits of one process, not one set per node
   owner then, after a takeover too) takes it out. A recount keeps a crashed node from leaking a count:
   each check first drops the members past their grace whose room is neither open (``gb:rooms``) nor
   leased (a place held by a node that died before its room was made, a close whose release was lost).
-- Tournaments not over per address: a sorted set of tournament ids, recounted at each check against
-  the tournaments PostgreSQL has not closed.
+- Tournaments not over per organiser (``Settings.max_organised``) and per address: sorted sets of
+  tournament ids, recounted at each check against the tournaments PostgreSQL has not closed.
 - Redis unreachable (or slower than ``WAIT``): the check falls back to the node's own counts in memory,
   those of a single process (fails open to the one-process limits; logged once per outage).
 """
@@ -34,8 +34,9 @@ log = logging.getLogger("guobiao.cluster")
 RATE = "gb:quota:rate:"  # + kind:key -> a token bucket {tokens, at (ms, Redis's clock)}
 ROOMS_OF = "gb:quota:rooms:"  # + account:<pid> | address:<address> -> sorted set: room id (or place) -> grace end
 ROOM = "gb:quota:room:"  # + room id -> {a: its account's set, d: its address's set or ""}
-TOURNAMENTS_OF = "gb:quota:tournaments:address:"  # + address -> sorted set: tournament id -> grace end
+TOURNAMENTS_OF = "gb:quota:tournaments:"  # + organiser:<pid> | address:<address> -> sorted set: id -> grace end
 GRACE = 60_000  # ms a held place, or a room just opened, counts whatever Redis says of the room
+SETTLED = 5_000  # ms a tournament just opened counts though another node read the open ones just before
 KEEP = 7 * 86_400_000  # ms the sets and records outlive their last write (only what no check visits again)
 WAIT = 1.0  # seconds a check may wait for Redis before the node's own counts answer
 
@@ -95,23 +96,30 @@ if r[1] then redis.call('ZREM', r[1], ARGV[1]) end
 if r[2] and r[2] ~= '' then redis.call('ZREM', r[2], ARGV[1]) end
 return redis.call('DEL', KEYS[1])
 """
-# KEYS: the address's tournaments. ARGV: the limit, the place's token, grace, keep, the open tournaments'
-# ids... -1: a place held; else the count that refuses.
+# KEYS: the organiser's tournaments, [the address's]. ARGV: the limits (organiser, address), the place's
+# token, grace, keep, the open tournaments' ids... {0, 0}: a place held; {1 or 2, the count}: refused.
 _TOURNAMENT_CREATE = _LIB + """
 local open = {}
-for i = 5, #ARGV do open[ARGV[i]] = true end
-for _, m in ipairs(redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', now)) do
-  if not open[m] then redis.call('ZREM', KEYS[1], m) end
+for i = 6, #ARGV do open[ARGV[i]] = true end
+local function count(key)
+  for _, m in ipairs(redis.call('ZRANGEBYSCORE', key, '-inf', now)) do
+    if not open[m] then redis.call('ZREM', key, m) end
+  end
+  return redis.call('ZCARD', key)
 end
-local n = redis.call('ZCARD', KEYS[1])
-if n >= tonumber(ARGV[1]) then return n end
-hold(KEYS[1], ARGV[2], ARGV[3], ARGV[4])
-return -1
+for i = 1, #KEYS do
+  local n = count(KEYS[i])
+  if n >= tonumber(ARGV[i]) then return {i, n} end
+end
+for i = 1, #KEYS do hold(KEYS[i], ARGV[3], ARGV[4], ARGV[5]) end
+return {0, 0}
 """
-# KEYS: the address's tournaments. ARGV: the place's token, tournament id, grace, keep.
+# KEYS: the tournament's sets. ARGV: the place's token, tournament id, grace, keep.
 _TOURNAMENT_OPENED = _LIB + """
-redis.call('ZREM', KEYS[1], ARGV[1])
-hold(KEYS[1], ARGV[2], ARGV[3], ARGV[4])
+for i = 1, #KEYS do
+  redis.call('ZREM', KEYS[i], ARGV[1])
+  hold(KEYS[i], ARGV[2], ARGV[3], ARGV[4])
+end
 """
 
 
@@ -209,26 +217,31 @@ class SharedBook(Book):
 
     # -- tournaments ----------------------------------------------------------------------------
 
-    async def tournament_create(self, address: str | None, open_ids) -> object:
+    async def tournament_create(self, address: str | None, open_ids, organiser: str = "", most: int = 0) -> object:
+        """Also the tournaments not over that ``organiser`` organises, at most ``most`` (max_organised)."""
         counted = self.counted(address)
-        if counted is None:
-            return None
         try:
             still = [r["code"] for r in await self.node.app.store.open_tournament_codes()]
         except StorageError:
             still = None
         token = "+" + secrets.token_hex(8)
-        key = TOURNAMENTS_OF + counted
+        counts = {"organised": (TOURNAMENTS_OF + "organiser:" + organiser, most)} if organiser else {}
+        if counted is not None:
+            counts["tournaments"] = (TOURNAMENTS_OF + "address:" + counted, self.q.tournaments_per_address)
+        if not counts:
+            return None
+        keys, limits = [k for k, _ in counts.values()], [n for _, n in counts.values()]
+        limits += [0] * (2 - len(limits))
         got = None if still is None else await self._call(
-            self._t_create, [key], [self.q.tournaments_per_address, token, self.grace, self.keep, *still])
-        if got is None:
+            self._t_create, keys, [*limits, token, self.grace, self.keep, *still])
+        if got is None:  # Redis or PostgreSQL failed: this node's own counts (the organiser's: events.py)
             return await super().tournament_create(address, open_ids)
-        if got >= 0:
-            refuse("tournaments", self.q, got)
-        return (token, key)
+        if got[0]:
+            refuse(list(counts)[got[0] - 1], self.q, got[1])
+        return (token, keys)
 
     def tournament_opened(self, tid: str, address: str | None, held: object = None) -> None:
         if held is None:
             return super().tournament_opened(tid, address)
-        token, key = held
-        self.node.queue_write(lambda: self._t_opened(keys=[key], args=[token, tid, self.grace, self.keep]))
+        token, keys = held
+        self.node.queue_write(lambda: self._t_opened(keys=keys, args=[token, tid, SETTLED, self.keep]))

@@ -267,3 +267,42 @@ async def test_rematches_of_an_account_are_one_rate_over_both_nodes(pg_url, redi
     finally:
         await stop(a)
         await stop(b)
+
+
+async def test_tournaments_an_account_organises_are_counted_over_both_nodes(pg_url, redis_url):
+    a, b = await node(pg_url, redis_url, quotas()), await node(pg_url, redis_url, quotas())
+    for n in (a, b):
+        n.app.settings.max_organised = 2
+    try:
+        cfg = {"name": "Cup", "hands": 2, "starts": [int(a.app.now()) + 3600]}
+        org = await a.client(name="Org")
+        assert (await org.request({"t": "tournament_create", "config": cfg}))["t"] == "tournament"
+        on_b = await signed_in(b, org.token)
+        assert (await on_b.request({"t": "tournament_create", "config": cfg}))["t"] == "tournament"
+        r = await (await signed_in(a, org.token)).request({"t": "tournament_create", "config": cfg})
+        assert r["code"] == "lobby/too_many_tournaments", r
+        assert r["message"] == "you already organise 2 tournaments that are not over"
+    finally:
+        await stop(a)
+        await stop(b)
+
+
+async def test_a_tournament_cancelled_on_its_node_frees_its_addresss_count_on_the_other(pg_url, redis_url):
+    q = quotas(tournaments_per_address=1)
+    a, b = (await node(pg_url, redis_url, q, exempt_loopback=False),
+            await node(pg_url, redis_url, q, exempt_loopback=False))
+    try:
+        cfg = {"name": "Cup", "hands": 2, "starts": [int(a.app.now()) + 3600]}
+        org = await a.client(name="Org")
+        tid = (await org.request({"t": "tournament_create", "config": cfg}))["tournament"]["id"]
+        other = await b.client(name="Other")
+        assert (await other.request({"t": "tournament_create", "config": cfg}))["code"] == "lobby/too_many_tournaments"
+        r = await org.request({"t": "tournament_cmd", "tournament": tid, "cmd": {"t": "cancel"}})
+        assert r["t"] == "ok", r
+        end = asyncio.get_running_loop().time() + 10  # over once its close is written (then not counted)
+        while (r := await other.request({"t": "tournament_create", "config": cfg}))["t"] != "tournament":
+            assert r["code"] == "lobby/too_many_tournaments" and asyncio.get_running_loop().time() < end, r
+            await asyncio.sleep(0.05)
+    finally:
+        await stop(a)
+        await stop(b)
