@@ -3,7 +3,8 @@
 ``next(deadline, now)`` returns the next queue item, or ``("tick",)`` once ``deadline()`` (on the clock
 ``now()`` reads) has passed with nothing queued. The deadline may move while the task waits; one timer
 is kept per queue and moved only when the deadline comes earlier than the time it is set for (a timer per
-wait would put a new handle into the loop's heap of thousands of timers for every item). A timer that
+wait would put a new handle into the loop's heap of thousands of timers for every item); it lives in the
+loop's one heap of room timers (server.timerheap), where a move costs no Python comparisons. A timer that
 fires for a deadline that has moved later sets itself again without waking the waiting task: every play
 moves a room's turn deadline, and those wakes were ~400 task steps a second at 2,500 tables.
 """
@@ -12,6 +13,8 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+
+from server.timerheap import TimerHeap, timer_heap
 
 TICK = ("tick",)
 _WAKE = ("wake",)
@@ -22,7 +25,8 @@ class TimedQueue(asyncio.Queue):
         super().__init__()
         self.tick = tick  # what ``next`` returns when the deadline came
         self.waiting = False  # the task waits on the empty queue (and handles nothing meanwhile)
-        self._timer: asyncio.TimerHandle | None = None
+        self._timer: list | None = None  # its entry in the loop's TimerHeap
+        self._heap: TimerHeap | None = None
         self._timer_at = 0.0  # the deadline the timer is set for
         self._clocks: tuple[Callable[[], float | None], Callable[[], float]] | None = None  # next()'s, while waiting
 
@@ -49,17 +53,20 @@ class TimedQueue(asyncio.Queue):
     def stop(self) -> None:
         """Cancel the timer (the task is ending)."""
         if self._timer is not None:
-            self._timer.cancel()
+            self._heap.cancel(self._timer)
             self._timer = None
 
     def arm(self, due: float | None, now: float) -> None:
         """Have the timer wake the waiting task at ``due``, unless it is set for that time or earlier (for
         a deadline that moved while the task waits, without the task)."""
         if due is not None and (self._timer is None or self._timer_at > due):
-            if self._timer is not None:
-                self._timer.cancel()
+            heap = self._heap
+            if heap is None:
+                heap = self._heap = timer_heap()
+            elif self._timer is not None:
+                heap.cancel(self._timer)
             self._timer_at = due
-            self._timer = asyncio.get_running_loop().call_later(max(0.0, due - now), self._wake)
+            self._timer = heap.call_later(max(0.0, due - now), self._wake)
 
     def _wake(self) -> None:
         self._timer = None

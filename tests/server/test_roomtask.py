@@ -6,6 +6,7 @@ import asyncio
 import pytest
 
 from server.timedqueue import TimedQueue
+from server.timerheap import timer_heap
 
 
 @pytest.fixture
@@ -13,19 +14,20 @@ async def timed():
     """A queue, the room's deadline (a one-item list the test moves) and the timers the queue set."""
     loop = asyncio.get_running_loop()
     q, deadline, armed = TimedQueue(), [None], []
-    real = loop.call_later
+    heap = timer_heap()  # the loop's heap of room timers, where the queue sets its timer
+    real = heap.call_later
 
-    def call_later(delay, cb, *args):
+    def call_later(delay, cb):
         if getattr(cb, "__self__", None) is q:
             armed.append(delay)
-        return real(delay, cb, *args)
+        return real(delay, cb)
 
-    loop.call_later = call_later
+    heap.call_later = call_later
     try:
         yield q, deadline, armed, (lambda: q.next(lambda: deadline[0], loop.time))
     finally:
         q.stop()
-        del loop.call_later
+        del heap.call_later
 
 
 async def test_items_first_then_a_tick_at_the_deadline(timed):
