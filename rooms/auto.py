@@ -72,9 +72,10 @@ class RoomTimers:
             (p,) = gm.pending(m)
             free = clock.free_time(cfg, self.turn_first)
             deadline = clock.turn_deadline(self.turn_started, free, self.banks[p])
-            if self.external_bot(p) is not None:
+            bot = self.seats[p].bot  # a human seat (most turns) is not asked for an external bot
+            if bot is not None and self.external_bot(p) is not None:
                 out.append(self._external_timer(p, self.turn_started + cfg.bot_delay, deadline, 0))
-            elif self._automatic(p):
+            elif bot is not None or self.auto[p] is not None:  # _automatic
                 out.append((self.turn_started + cfg.bot_delay, 0, entry, (p,)))
             out.append((deadline, 1, entry, (p, "timeout")))
         elif m.phase == gm.BETWEEN:
