@@ -282,9 +282,14 @@ class RoomMessages:
 
     def _clock(self) -> dict:
         """The public clock: the open decision's deadline, every seat's bank and 托管 state."""
+        m = self.match
+        c = self._window_clock  # a window's answers (three plays in four) find its clock unchanged
+        if (c is not None and m.hand is not None and m.hand.phase == HAND_CLAIM and self.phase == PLAYING
+                and m.phase == gm.PLAYING and c["started"] == self.turn_started and c["banks"] == self.banks
+                and c["auto"] == self.auto):
+            return c
         # Built whole in each case, keys in the same order (a dict and its update() per action cost more).
         banks, auto = list(self.banks), list(self.auto)
-        m = self.match
         if self.phase != PLAYING or m.phase not in (gm.PLAYING, gm.BETWEEN):
             return {"decision": None, "deadline": None, "started": None, "free_until": None, "banks": banks, "auto": auto}
         cfg = self.config
@@ -294,8 +299,9 @@ class RoomMessages:
                     "free_until": None, "banks": banks, "auto": auto}
         started = self.turn_started
         if m.hand.phase == HAND_CLAIM:  # _claiming
-            return {"decision": "claim", "deadline": started + cfg.claim_time, "started": started,
-                    "free_until": None, "banks": banks, "auto": auto}
+            c = self._window_clock = {"decision": "claim", "deadline": started + cfg.claim_time,
+                                      "started": started, "free_until": None, "banks": banks, "auto": auto}
+            return c
         p = gm.pending(m)[0]
         free = clock.free_time(cfg, self.turn_first)
         return {"decision": "turn", "deadline": clock.turn_deadline(started, free, banks[p]), "started": started,

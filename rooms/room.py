@@ -132,7 +132,7 @@ class Room(RoomTimers, ExternalSeats, RoomMessages):
         self.bot_faults: dict[str, dict[str, int]] = {}  # external bot seat id -> its answers replaced
         self._hint_sent: dict[str, object] = {}  # player -> the hint last sent (sent again only when it changes)
         self._hint_memo: dict[int, tuple] = {}  # seat -> (inputs, hint, shanten floor) of the last _seat_hint
-        self._log: list[dict] = []
+        self._log, self._window_clock = [], None  # the log; the last claim window's clock (rooms.messages)
         self.rseq = 0  # the last entry's number: what every message carries
         self.rows = 0  # rows of the log so far (entries and derived records), the stored ones included
         self.last_now = self.last_activity = float("-inf")

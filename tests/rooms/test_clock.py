@@ -288,3 +288,37 @@ def test_a_claim_windows_timers_follow_its_waiting_seats():
         pid, v = rng.choice(ready)
         act(room, pid, tidy(v), now)
     assert windows > 20
+
+
+def test_a_claim_window_keeps_its_clock_while_nothing_in_it_changes():
+    """A window's clock is built once and found again by its answers (rooms.messages ``_clock``): it is
+    always the clock built afresh, and a seat's 托管 changing in the window changes it."""
+    room = bots_room(seats=(), bot_delay=1.0)
+    room.handle("alice", {"t": "sit", "seat": 1}, 0)
+    for s in (0, 2, 3):
+        room.handle("alice", {"t": "add_bot", "seat": s}, 0)
+    now, reused, changed = 0.0, 0, 0
+    room.handle("alice", {"t": "start"}, now)
+    for _ in range(600):
+        if room.phase != "playing":
+            break
+        first, again = room._clock(), room._clock()
+        room._window_clock = None
+        assert first == again == room._clock()
+        if again is first:
+            reused += 1
+            assert first["decision"] == "claim"
+            seat = room.match.hand.claim.seat
+            was, room.auto[seat] = room.auto[seat], "requested"
+            assert room._clock()["auto"][seat] == "requested"
+            room.auto[seat] = was
+            assert room._clock()["auto"][seat] == was
+            changed += 1
+        g = room.snapshot("alice")["game"]
+        if g["to_act"]:
+            act(room, "alice", tidy(g), now)
+        else:
+            now = room.next_deadline()
+            room.tick(now)
+        now += 0.3
+    assert reused > 10 and changed == reused
