@@ -20,18 +20,47 @@ class Link:
         pool = redis.connection_pool  # the same server, credentials and protocol as the node's client
         self.conn = pool.connection_class(**{**pool.connection_kwargs, "socket_timeout": None})
         self.timeout = timeout  # seconds a call may take before the connection is dropped
+        self.quiet = False  # the connection is in CLIENT REPLY OFF: Redis answers nothing sent on it
 
     async def call(self, *args):
         """One command and its answer (connecting first if needed); an error answer raises. Any failure
         or cancel drops the connection (an answer half read must not be the next call's); the next call
         connects again."""
+        if not self.conn.is_connected:
+            self.quiet = False  # (a new connection is answered)
         try:
             async with asyncio.timeout(self.timeout):
-                await self.conn.send_command(*args)
+                if self.quiet:  # answered again from here on: one write, one answer to skip
+                    await self.conn.send_packed_command(self.conn.pack_commands([("CLIENT", "REPLY", "ON"), args]))
+                    self.quiet = False
+                    await self.conn.read_response()
+                else:
+                    await self.conn.send_command(*args)
                 return await self.conn.read_response()
         except BaseException:
             await self.conn.disconnect(nowait=True)
             raise
+
+    async def send(self, *args) -> None:
+        """One command whose answer Redis does not send (CLIENT REPLY OFF): no answer to wait for, wake
+        for or parse, and no error either; the caller learns what was done by a ``call`` later, which
+        Redis answers after everything sent before it."""
+        if not self.conn.is_connected:
+            self.quiet = False
+        try:
+            async with asyncio.timeout(self.timeout):
+                if self.quiet:
+                    await self.conn.send_command(*args)
+                else:
+                    await self.conn.send_packed_command(self.conn.pack_commands([("CLIENT", "REPLY", "OFF"), args]))
+                    self.quiet = True
+        except BaseException:
+            await self.conn.disconnect(nowait=True)
+            raise
+
+    @property
+    def connected(self) -> bool:
+        return self.conn.is_connected
 
     async def close(self) -> None:
         await self.conn.disconnect(nowait=True)

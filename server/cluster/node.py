@@ -46,10 +46,12 @@ if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) 
 return 0
 """
 # Every entry of one write, to any streams, in one call: all or none. KEYS[1] holds the number of the
-# writer's last write done: a write sent again after its answer was lost (the connection broke) is
-# skipped, not done twice. KEYS[2..]: the streams; ARGV: the write's number, MAXLEN, the entries.
+# writer's last write landed: a write lands only if it is the next one, so writes land once (one sent
+# again after it landed is skipped) and in order (one after a write that failed is skipped too; the
+# writer finds out and sends both again). KEYS[2..]: the streams; ARGV: the write's number, MAXLEN, the
+# entries.
 _XADD_ALL = """
-if tonumber(redis.call('GET', KEYS[1]) or '0') >= tonumber(ARGV[1]) then return 0 end
+if tonumber(redis.call('GET', KEYS[1]) or '0') + 1 ~= tonumber(ARGV[1]) then return 0 end
 redis.call('SET', KEYS[1], ARGV[1], 'EX', 86400)
 for i = 2, #KEYS do
   redis.call('XADD', KEYS[i], 'MAXLEN', '~', ARGV[2], '*', 'm', ARGV[i + 1])
@@ -61,6 +63,8 @@ ENTRY_MAX = 256  # messages in one stream entry (those queued together share one
 READ_COUNT = 512  # entries taken per XREAD, and messages handled before the reader lets the loop run
 READ_BLOCK = 1000  # ms an XREAD waits for entries
 RETRY = 0.2  # seconds before a failed Redis call is tried again
+CONFIRM_EVERY = 64  # writes sent unanswered before the writer asks Redis how far it got
+CONFIRM_AFTER = 0.05  # seconds the oldest unanswered write waits at most for that question
 CALL_TIMEOUT = 5.0  # seconds a write (or a read, beyond its READ_BLOCK) may take before it is tried again
 _XADD_ALL_SHA = hashlib.sha1(_XADD_ALL.encode()).hexdigest()
 
@@ -87,7 +91,6 @@ class ClusterNode:
         self._ops: asyncio.Queue = asyncio.Queue()  # directory writes, done in order by one task
         self._forget_player = self.redis.register_script(_FORGET_PLAYER)
         self._tokens = itertools.count(1)
-        self._writes = itertools.count(1)  # the writer's writes, numbered (SENT)
         self.takeover = Takeover(self)  # rooms claimed, restored, taken over, given up
         self.handlers: dict = {}  # message kind -> its handler, of the shared lobby's modules
         self.quick = None  # server.cluster.quick.ClusterQuick, from ``start``
@@ -332,7 +335,7 @@ class ClusterNode:
 
     async def _write(self) -> None:
         """The one writer to the other nodes' streams: what is queued, in order per node, every node's
-        entries in one round trip (one script call), on a connection of its own (server.cluster.link)."""
+        entries in one script call, on a connection of its own (server.cluster.link)."""
         q, link = self.outbox, Link(self.redis, CALL_TIMEOUT)
         try:
             await self._writing(q, link)
@@ -340,28 +343,84 @@ class ClusterNode:
             await link.close()
 
     async def _writing(self, q: asyncio.Queue, link: Link) -> None:
+        """Writes go unanswered (CLIENT REPLY OFF): no wake-up, answer or parse per write. Every
+        CONFIRM_EVERY writes, or CONFIRM_AFTER seconds after the oldest one unanswered, one question (the
+        number of the last write landed, SENT) says which landed; the others are sent again, answered."""
+        key, loop = SENT + self.id, asyncio.get_running_loop()
+        number = await self._landed(link, key)  # (a node started again under its id wrote some)
+        unsure: list[tuple] = []  # (number, keys, args, messages) of writes sent, not known to have landed
+        since = 0.0
         while True:
-            batch = [await q.get()]
+            if unsure:
+                wait = since + CONFIRM_AFTER - loop.time()
+                if len(unsure) >= CONFIRM_EVERY or wait <= 0:
+                    number = await self._confirm(q, link, key, unsure)
+                    continue
+                try:
+                    async with asyncio.timeout(wait):
+                        first = await q.get()
+                except TimeoutError:
+                    continue
+            else:
+                first = await q.get()
+            batch = [first]
             while not q.empty():
                 batch.append(q.get_nowait())
             keys, args = entries(batch)
-            keys.insert(0, SENT + self.id)
-            args.insert(0, next(self._writes))  # the same number each time it is tried
-            while True:
-                try:
-                    try:
-                        await link.call("EVALSHA", _XADD_ALL_SHA, len(keys), *keys, *args)
-                    except NoScriptError:  # (Redis restarted): loaded, and the write tried again at once
-                        await link.call("SCRIPT", "LOAD", _XADD_ALL)
-                        await link.call("EVALSHA", _XADD_ALL_SHA, len(keys), *keys, *args)
-                    end_if_cancelled()
-                    break
-                except (OSError, RedisError) as e:
-                    end_if_cancelled()
-                    log.warning("cluster: writing to other nodes failed (%s); retrying", e)
-                    await asyncio.sleep(RETRY)
-            for _ in batch:
+            number += 1
+            since = since if unsure else loop.time()
+            unsure.append((number, keys, args, len(batch)))
+            try:
+                if not link.connected:  # (Redis started again: its scripts are gone)
+                    await link.call("SCRIPT", "LOAD", _XADD_ALL)
+                await link.send("EVALSHA", _XADD_ALL_SHA, len(keys) + 1, key, *keys, number, *args)
+                end_if_cancelled()
+            except (OSError, RedisError) as e:
+                end_if_cancelled()
+                log.warning("cluster: writing to other nodes failed (%s); retrying", e)
+                await asyncio.sleep(RETRY)
+                number = await self._confirm(q, link, key, unsure)
+
+    async def _landed(self, link: Link, key: str) -> int:
+        """The number of this writer's last write landed (SENT), asked until Redis answers."""
+        while True:
+            try:
+                got = await link.call("GET", key)
+                end_if_cancelled()
+                return int(got or 0)
+            except (OSError, RedisError) as e:
+                end_if_cancelled()
+                log.warning("cluster: writing to other nodes failed (%s); retrying", e)
+                await asyncio.sleep(RETRY)
+
+    async def _confirm(self, q: asyncio.Queue, link: Link, key: str, unsure: list) -> int:
+        """The writes sent unanswered: those up to the last landed are done; the rest (lost with a
+        connection, or refused: nobody heard the error) are sent again in order, answered, numbered on
+        from the last landed. Returns the number of the last write."""
+        landed = await self._landed(link, key)  # answered after all that was sent before it
+        for number, keys, args, count in unsure:
+            if number > landed:
+                landed += 1
+                await self._write_answered(link, key, landed, keys, args)
+            for _ in range(count):
                 q.task_done()
+        unsure.clear()
+        return landed
+
+    async def _write_answered(self, link: Link, key: str, number: int, keys: list, args: list) -> None:
+        while True:
+            try:
+                try:
+                    await link.call("EVALSHA", _XADD_ALL_SHA, len(keys) + 1, key, *keys, number, *args)
+                except NoScriptError:  # (Redis restarted): loaded, and the write tried again at once
+                    await link.call("SCRIPT", "LOAD", _XADD_ALL)
+                    await link.call("EVALSHA", _XADD_ALL_SHA, len(keys) + 1, key, *keys, number, *args)
+                end_if_cancelled()
+                return
+            except (OSError, RedisError) as e:
+                end_if_cancelled()
+                log.warning("cluster: writing to other nodes failed (%s); retrying", e)
+                await asyncio.sleep(RETRY)
 
     async def _read(self) -> None:
         """This node's stream, from its start (the node's id is new each run), entry by entry, on a

@@ -22,9 +22,10 @@ class CuttingProxy:
     and then closes that client's connection instead of passing Redis's answer on: the write is done,
     its writer does not know it."""
 
-    def __init__(self, redis_url: str, marker: bytes):
+    def __init__(self, redis_url: str, marker: bytes, swallow: bool = False):
         u = urlparse(redis_url)
         self.upstream, self.marker = (u.hostname, u.port), marker
+        self.swallow = swallow  # the marked command does not reach Redis: the connection closes first
         self.cut = 0  # connections closed so
 
     async def start(self) -> str:
@@ -38,6 +39,11 @@ class CuttingProxy:
         async def to_redis() -> None:
             while data := await reader.read(65536):
                 if self.cut == 0 and self.marker in data:
+                    if self.swallow:
+                        self.cut += 1
+                        writer.transport.abort()
+                        up_writer.close()
+                        return
                     state["drop"] = True
                 up_writer.write(data)
                 await up_writer.drain()
@@ -80,6 +86,62 @@ async def test_a_write_whose_answer_was_lost_is_not_handled_twice(pg_url, redis_
         await stop(a)
         await stop(b)
         await proxy.stop()
+
+
+async def test_a_write_that_never_reached_redis_is_sent_again_before_the_next(pg_url, redis_url):
+    """The writer does not wait for Redis's answers (CLIENT REPLY OFF): a write lost with its connection
+    is found missing by the writer's next question (the number of its last write landed) and sent
+    again, in order with the writes after it."""
+    proxy = CuttingProxy(redis_url, b"lost-write", swallow=True)
+    store = await open_store(pg_url)
+    a_app = App(store, fast_settings())
+    a_app.cluster = ClusterNode(a_app, await proxy.start())
+    await a_app.cluster.start()
+    a = Running(a_app, await a_app.start("127.0.0.1", 0), pg_url)
+    b = await start_node(pg_url, redis_url)
+    try:
+        seen: list[str] = []
+        b.app.cluster.handlers["probe"] = lambda body: seen.append(body["text"])
+        a.app.cluster.send(b.app.cluster.id, {"k": "probe", "text": "before"})
+        await eventually(lambda: seen == ["before"])
+        a.app.cluster.send(b.app.cluster.id, {"k": "probe", "text": "lost-write"})
+        await eventually(lambda: proxy.cut == 1)
+        for text in ("after-1", "after-2"):
+            a.app.cluster.send(b.app.cluster.id, {"k": "probe", "text": text})
+        await eventually(lambda: len(seen) >= 4)
+        await asyncio.sleep(0.3)
+        assert seen == ["before", "lost-write", "after-1", "after-2"]
+    finally:
+        await stop(a)
+        await stop(b)
+        await proxy.stop()
+
+
+async def test_a_write_redis_refused_unheard_is_sent_again_and_the_next_wait_behind_it(pg_url, redis_url):
+    """Redis answers none of the writer's writes, errors included: after its scripts were flushed, the
+    writes fail unheard (NOSCRIPT), the later ones are not landed before the first (each lands only as
+    the writer's next), and all are sent again, in order, once the writer asks how far Redis got."""
+    import redis.asyncio as aioredis
+
+    a = await start_node(pg_url, redis_url)
+    b = await start_node(pg_url, redis_url)
+    admin = aioredis.Redis.from_url(redis_url)
+    try:
+        seen: list[int] = []
+        b.app.cluster.handlers["probe"] = lambda body: seen.append(body["i"])
+        a.app.cluster.send(b.app.cluster.id, {"k": "probe", "i": 0})
+        await eventually(lambda: seen == [0])
+        await admin.script_flush()
+        for i in range(1, 6):
+            a.app.cluster.send(b.app.cluster.id, {"k": "probe", "i": i})
+            await asyncio.sleep(0.005)
+        await eventually(lambda: len(seen) >= 6)
+        await asyncio.sleep(0.3)
+        assert seen == list(range(6))
+    finally:
+        await admin.aclose()
+        await stop(a)
+        await stop(b)
 
 
 async def test_the_stream_reader_and_writer_keep_a_connection_each_and_take_none_from_the_pool(pg_url, redis_url):
