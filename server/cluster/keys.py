@@ -5,7 +5,7 @@ from __future__ import annotations
 import msgpack
 
 STREAM = "gb:node:"  # + node: the stream that node reads (commands, answers, pushes, notices)
-SENT = "gb:sent:"  # + node: the number of that node's last write to the streams (a write sent again is skipped)
+SENT = "gb:sent:"  # + node: the number of its writer's last write landed (a write lands only as the next one)
 INVITE = "gb:invite:"  # + invite code: the room's id
 ROOMS = "gb:rooms"  # the ids of the open rooms of every node (looked at for expired leases)
 NODES = "gb:nodes"  # the nodes' ids (told when a room moves; looked at for dead nodes)

@@ -5,7 +5,8 @@ Each message between nodes costs a round trip on both sides, and through ``redis
 took ~140-185 µs of a node's CPU here, half of it redis-py's own: a connection taken from the pool and
 given back (a lock, checks, events), its retries, and for its socket timeout a task per command
 (``asyncio.wait_for``). A loop that owns its connection needs none of it: it retries from where it
-was, and one ``asyncio.timeout`` covers the call (67-99 µs, docs/performance.md "Cluster").
+was, and one ``asyncio.timeout`` covers the call (67-99 µs, docs/performance.md "Cluster"). The
+writer's writes go unanswered (``send``, CLIENT REPLY OFF): no answer to wake up for either.
 """
 
 from __future__ import annotations
