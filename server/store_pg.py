@@ -60,7 +60,7 @@ APPEND = ("WITH locked AS MATERIALIZED (SELECT id FROM rooms WHERE id = ANY($1::
 class PgStore(StoreBase):
     FAULTS = FAULTS
     IntegrityError = asyncpg.IntegrityConstraintViolationError
-    POOL_SIZE = 8  # connections: the log's commits take one at a time, reads and transactions the others
+    POOL_SIZE = 8  # connections: the log's commits hold one (``_log_con``), reads and transactions the others
     CONNECT_TIMEOUT = 10.0  # seconds
     CLOSE_TIMEOUT = 10.0  # seconds close waits for connections in use before it cuts them
 
@@ -70,6 +70,10 @@ class PgStore(StoreBase):
         self.url = url
         self._flushing: asyncio.Task | None = None  # the group commit under way
         self._unsure: set[tuple[int, int]] = set()  # (room, start) of writes whose commit may have landed
+        # The group commit's connection, taken from the pool once and kept (one commit in flight at a
+        # time): an acquire and a release per commit cost two tasks, a queue and timers (docs/performance.md
+        # "A node's own work per action"). Given back on a storage fault and taken again at the retry.
+        self._log_con = None
 
     @classmethod
     async def open(cls, url: str) -> PgStore:
@@ -142,6 +146,7 @@ class PgStore(StoreBase):
             log.error("closing with %d writes not made: %s", len(lost), self.fault)
         for *_, done in lost:
             done(StorageError(f"{self.fault}: not written"))
+        await self._drop_log_con()
         try:
             await asyncio.wait_for(self.pool.close(), self.CLOSE_TIMEOUT)
         except asyncio.TimeoutError:  # pragma: no cover - a connection held past the timeout
@@ -209,7 +214,12 @@ class PgStore(StoreBase):
         raises: then none of them landed). If one fails, each is tried again in a savepoint of its own,
         so that only the failing ones (and the later writes of their rooms) fail."""
         now = time.time()
-        async with self.pool.acquire(timeout=self.CONNECT_TIMEOUT) as con:
+        if self._log_con is not None and self._log_con_lost():
+            await self._drop_log_con()
+        if self._log_con is None:
+            self._log_con = await self.pool.acquire(timeout=self.CONNECT_TIMEOUT)
+        con = self._log_con
+        try:
             if not any(b[0] in self._broken for b in batch):
                 try:
                     if any(b[3] for b in batch):  # match effects: statements of their own
@@ -222,6 +232,29 @@ class PgStore(StoreBase):
                     if self.storage_fault(e):
                         raise
             return await self._write_each(con, batch, now)
+        except BaseException:  # a fault, or cancelled mid-statement: the connection's state is unknown
+            await self._drop_log_con(broken=True)
+            raise
+
+    def _log_con_lost(self) -> bool:
+        """Whether the kept commit connection was closed while idle (a restart of the server, an
+        administrator): the pool then takes it back by itself, and its methods raise InterfaceError."""
+        try:
+            return self._log_con.is_closed()
+        except asyncpg.InterfaceError:
+            return True
+
+    async def _drop_log_con(self, broken: bool = False) -> None:
+        """The commit connection back to the pool (closed first when ``broken``: the pool opens a new one)."""
+        con, self._log_con = self._log_con, None
+        if con is None:
+            return
+        try:
+            if broken:
+                con.terminate()
+            await self.pool.release(con)
+        except FAULTS + (asyncpg.PostgresError,):
+            pass  # the pool took it back already (it was closed), or the pool is closed
 
     async def _write_each(self, con: asyncpg.Connection, batch: list, now: float) -> list:
         out: list = []

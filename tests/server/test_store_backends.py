@@ -222,6 +222,29 @@ async def test_a_lost_connection_holds_log_writes_back_until_they_land(postgres,
 
 
 @pytest.mark.postgres
+async def test_the_commits_connection_closed_while_idle_is_replaced_without_holding_writes_back(pg_url, caplog):
+    """The group commit keeps its connection; PostgreSQL closing it between two commits (a restart, an
+    administrator) is noticed before the next commit, which takes a new one: no write is held back."""
+    st = await open_store(pg_url)
+    try:
+        rid = await st.add_room("r00000001", {}, None, [{"k": "create"}])
+        await st.write(rid, 1, [{"k": "a"}])
+        assert st._log_con is not None and not st._log_con_lost()
+        await st.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                         " WHERE datname = current_database() AND pid <> pg_backend_pid()")
+        for _ in range(250):
+            if st._log_con_lost():
+                break
+            await asyncio.sleep(0.02)
+        assert st._log_con_lost()
+        await asyncio.wait_for(st.write(rid, 2, [{"k": "b"}]), 10)
+        assert st.fault is None and "writes held back" not in caplog.text
+        assert await st.log_length(rid) == 3
+    finally:
+        await st.close()
+
+
+@pytest.mark.postgres
 async def test_a_commit_whose_answer_was_lost_is_not_written_twice(pg_url, monkeypatch, caplog):
     """The connection drops after PostgreSQL committed but before the server heard so: the retry
     finds the rows in the log and the write succeeds, once (the match it started is recorded once)."""

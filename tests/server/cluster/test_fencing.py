@@ -65,9 +65,11 @@ class _Logged:
     def __init__(self, pool, queries: list):
         self.pool, self.queries = pool, queries
         self.recording = True
+        self.acquired = 0
 
     def acquire(self, **kw):
         outer = self
+        self.acquired += 1
 
         class _Ctx:
             async def __aenter__(self):
@@ -78,6 +80,9 @@ class _Logged:
 
             async def __aexit__(self, *exc):
                 return await self.cm.__aexit__(*exc)  # (what the release sends is recorded too)
+
+            def __await__(self):  # ``await pool.acquire()``: kept until ``pool.release``
+                return self.__aenter__().__await__()
         return _Ctx()
 
     def log(self, record) -> None:
@@ -90,23 +95,27 @@ class _Logged:
 
 async def test_a_group_commit_of_fenced_rooms_is_one_statement(pg_url):
     """Several rooms' log rows with their owner tokens land in one round trip to PostgreSQL (not BEGIN,
-    lock, fence, insert, COMMIT, nor a reset of the connection as it goes back to the pool), and the
-    rows are all there, in order."""
+    lock, fence, insert, COMMIT, nor a reset of the connection as it goes back to the pool, nor a
+    connection taken from the pool for each commit), and the rows are all there, in order."""
     st = await open_store(pg_url)
     try:
         rooms = [await st.add_room(f"r0000000{i}", {}, None, [{"k": "create"}]) for i in range(3)]
         for i in range(3):
             await st.fence(f"r0000000{i}", 1)
-        await asyncio.gather(*(st.write(rid, 1, [{"k": "a"}]) for rid in rooms))  # (statements prepared)
         queries: list[str] = []
         st.pool = _Logged(st.pool, queries)
+        await asyncio.gather(*(st.write(rid, 1, [{"k": "a"}]) for rid in rooms))  # (statements prepared)
+        queries.clear()
         await asyncio.gather(*(st.write(rid, 2, [{"k": "b"}, {"k": "c"}]) for rid in rooms))
         assert len(queries) == 1, queries
+        await asyncio.gather(*(st.write(rid, 4, [{"k": "d"}]) for rid in rooms))
+        assert len(queries) == 2, queries
+        assert st.pool.acquired == 1  # the commits' connection is taken once and kept, not once a commit
         st.pool.recording = False
         st.pool = st.pool.pool
         for rid in rooms:
             (room,) = [r for r in await st.open_rooms() if r["id"] == rid]
-            assert [e["k"] for e in room["log"]] == ["create", "a", "b", "c"]
+            assert [e["k"] for e in room["log"]] == ["create", "a", "b", "c", "d"]
     finally:
         st.pool = getattr(st.pool, "pool", st.pool)  # (the real pool, if the test stopped early)
         await st.close()
