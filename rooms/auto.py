@@ -72,8 +72,7 @@ class RoomTimers:
             (p,) = gm.pending(m)
             free = clock.free_time(cfg, self.turn_first)
             deadline = clock.turn_deadline(self.turn_started, free, self.banks[p])
-            bot = self.seats[p].bot  # a human seat (most turns) is not asked for an external bot
-            if bot is not None and self.external_bot(p) is not None:
+            if (bot := self.seats[p].bot) is not None and self.external_bot(p) is not None:  # a human: no calls
                 out.append(self._external_timer(p, self.turn_started + cfg.bot_delay, deadline, 0))
             elif bot is not None or self.auto[p] is not None:  # _automatic
                 out.append((self.turn_started + cfg.bot_delay, 0, entry, (p,)))
