@@ -313,14 +313,16 @@ def _after_discard(last: tuple, key: tuple) -> dict | None:
     listed the waits after each discard: game.hints), or None if the tiles changed otherwise. Scoring a
     ready hand's waits anew costs tens of milliseconds, and game.hints' shared cache does not keep them
     long when thousands of tables play."""
-    (before, *rest), h = last[0], last[1]
-    if "discards" not in (h or ()) or tuple(rest) != key[1:] or len(before) != len(key[0]) + 1:
+    h = last[1]
+    if "discards" not in (h or ()) or last[0][1:] != key[1:] or len(last[0][0]) != len(key[0]) + 1:
         return None
-    a, b = sorted(before), sorted(key[0])
-    for i, tile in enumerate(a):
-        if a[:i] + a[i + 1:] == b:
-            return {"waits": h["discards"].get(str(tile), [])}
-    return None
+    a, b = sorted(last[0][0]), sorted(key[0])
+    i = len(b)  # the tile gone is where the two first differ (of equal tiles, which one does not matter)
+    for j, tile in enumerate(b):
+        if a[j] != tile:
+            i = j
+            break
+    return {"waits": h["discards"].get(str(a[i]), [])} if a[:i] + a[i + 1:] == b else None
 
 
 def _one_drawn(last: tuple, key: tuple) -> bool:

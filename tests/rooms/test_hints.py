@@ -192,3 +192,47 @@ def test_a_hint_asked_again_of_the_same_tiles_is_the_one_before_and_follows_a_ch
     again = room._seat_hint(seat, blocked)
     assert len(computed) == 1 and again != first
     assert all(not w["meets_min"] for ws in again["discards"].values() for w in ws)
+
+
+def _after_discard_by_every_removal(last, key):
+    """rooms.messages._after_discard as first written: every tile of the hand before tried in turn."""
+    (before, *rest), h = last[0], last[1]
+    if "discards" not in (h or ()) or tuple(rest) != key[1:] or len(before) != len(key[0]) + 1:
+        return None
+    a, b = sorted(before), sorted(key[0])
+    for i, tile in enumerate(a):
+        if a[:i] + a[i + 1:] == b:
+            return {"waits": h["discards"].get(str(tile), [])}
+    return None
+
+
+def test_a_discards_hint_finds_the_tile_gone_as_trying_every_tile_does():
+    """The tile discarded is found where the hands before and after first differ; over random hands with
+    repeated tiles, one tile gone or another change, the answer is that of trying every tile."""
+    import random
+
+    from rooms.messages import _after_discard
+
+    rng = random.Random(5)
+    found = 0
+    for _ in range(3000):
+        before = tuple(sorted(rng.choice(range(6)) for _ in range(rng.choice((2, 5, 8, 11, 14)))))
+        after = list(before)
+        after.pop(rng.randrange(len(after)))
+        if rng.random() < 0.2:  # not one tile gone: another tile changed too
+            after[rng.randrange(len(after))] = rng.choice(range(7)) if after else 0
+        after = tuple(sorted(after))
+        rest = (("m",), 1, 0, 0, False, False)
+        hint = {"discards": {str(t): [t, t + 1] for t in range(6)}}
+        last, key = ((before, *rest), hint, 2), (after, *rest)
+        expected = _after_discard_by_every_removal(last, key)
+        assert _after_discard(last, key) == expected
+        found += expected is not None
+    assert 2000 < found < 3000
+    # no discards listed, other melds, or not one tile fewer: no hint read from the last one
+    last = (((1, 2, 3), *rest), {"discards": {"1": [1]}}, 2)
+    assert _after_discard(last, ((1, 2), *rest)) == {"waits": []}
+    assert _after_discard(last, ((2, 3), *rest)) == {"waits": [1]}
+    assert _after_discard(((((1, 2, 3), *rest)), {"waits": []}, 2), ((1, 2), *rest)) is None
+    assert _after_discard(last, ((1, 2), ("p",), *rest[1:])) is None
+    assert _after_discard(last, ((1,), *rest)) is None
