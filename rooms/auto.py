@@ -11,7 +11,7 @@ from typing import Callable
 from game import match as gm
 from game.actions import CONTINUE, from_dict, to_dict as action_dict, with_seq
 from game.rules import Rules
-from game.state import auto_action
+from game.state import CLAIM as HAND_CLAIM, auto_action
 from rooms import bot, bot_random, clock
 from rooms.config import BOT_LEVELS, PLAYING
 from rooms.effects import Applied
@@ -43,7 +43,7 @@ class RoomTimers:
         cfg = self.config
         m = self.match
         entry = self._auto_entry
-        if self._claiming():
+        if m.phase == gm.PLAYING and m.hand.phase == HAND_CLAIM:  # _claiming (self.phase: above)
             # docs/rooms.md "Claim windows never tell": every automatic answer comes at the same moment,
             # whatever the seat could claim; the window closes on the last answer.
             auto = cfg.claim_time if not cfg.claim_early_close else max(cfg.bot_delay, cfg.claim_min)
