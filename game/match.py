@@ -168,7 +168,9 @@ def seat_players(m: MatchState) -> tuple[int, ...]:
 
 def legal_actions(m: MatchState, player: int) -> tuple:
     if m.phase == PLAYING:
-        return hand_state.legal_actions(m.hand, SEAT_SCHEME[player][m.number // 4])  # m.seat_of(player)
+        seat = SEAT_SCHEME[player][m.number // 4]  # m.seat_of(player)
+        cached = m.hand._legal[seat]  # hand_state.legal_actions' cache, read here: ~3 calls fewer per play
+        return hand_state.legal_actions(m.hand, seat) if cached is None else cached
     if m.phase == BETWEEN and not m.ready[player]:
         return (CONTINUE,)
     return ()
@@ -197,7 +199,7 @@ def step(m: MatchState, player: int, action) -> tuple[MatchState, list[dict]]:
     _check_current(m, action)
     if m.phase == PLAYING:
         # check() and _check_current() above: the action is well formed and answers m.seq == m.hand.seq
-        hand, events = hand_state.checked_step(m.hand, m.seat_of(player), action)
+        hand, events = hand_state.checked_step(m.hand, SEAT_SCHEME[player][m.number // 4], action)  # m.seat_of
         n = m.copy()
         n.hand, n.seq = hand, hand.seq
         _tag(events, n.number)

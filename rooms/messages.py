@@ -174,8 +174,8 @@ class RoomMessages:
             legal = gm.legal_actions(at.match, player) if playing and player is not None else ()
         if seq is _UNSENT:
             seq = at.match.seq if playing else None  # what an answer must carry
-        return self._msg({"t": "game", "events": projected, "legal": wire_list(legal),
-                          "to_act": bool(legal), "seq": seq, "clock": clock}, at.rseq)
+        return {"t": "game", "events": projected, "legal": wire_list(legal), "to_act": bool(legal), "seq": seq,
+                "clock": clock, "room": self.id, "rseq": at.rseq}  # as _msg adds them, without its call
 
     def _game_msgs(self, at: Moment, events: list, final: tuple | None = None) -> list[Outbound]:
         """``final``: (seq, clock) of the match that these events finished (the room is back in the
@@ -211,9 +211,10 @@ class RoomMessages:
                 msg = built.get(key)
                 if msg is None:
                     msg = built[key] = self._game_msg(at, events, seat, clock, shared, seq, legal)
-            if hints and humans[seat]:  # _hints_for
-                h = self._new_hint(at, pid, seat)
-                if h is not _UNSENT:
+            if hints and humans[seat]:  # _hints_for, then _new_hint's work without its call
+                h, last = self._seat_hint(seat, at.match), self._hint_sent.get(pid, _UNSENT)
+                if not (h is last or h == last):
+                    self._hint_sent[pid] = h
                     msg = {**msg, "hint": h}
             out.append(_new(Outbound, (pid, msg)))
         return out

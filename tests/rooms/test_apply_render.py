@@ -84,6 +84,7 @@ def test_replaying_a_log_builds_no_messages_and_no_hints(monkeypatch):
         return wrapper
 
     monkeypatch.setattr(RoomMessages, "_msg", counting("msg", RoomMessages._msg))
+    monkeypatch.setattr(RoomMessages, "_game_msg", counting("msg", RoomMessages._game_msg))  # adds room, rseq itself
     monkeypatch.setattr(RoomMessages, "info", counting("info", RoomMessages.info))
     monkeypatch.setattr(RoomMessages, "_seat_hint", counting("hint", RoomMessages._seat_hint))
     monkeypatch.setattr(rooms.messages, "hint_of_view", counting("hint", rooms.messages.hint_of_view))
@@ -128,8 +129,10 @@ def test_a_call_builds_no_message_until_its_changes_are_rendered(monkeypatch):
     """A live call returns what it did (rooms.effects.Applied) and builds no message: the server renders
     them once the entries are durable, each from the moment it was committed."""
     built = []
-    msg = RoomMessages._msg
+    msg, game_msg = RoomMessages._msg, RoomMessages._game_msg
     monkeypatch.setattr(RoomMessages, "_msg", lambda self, d, rseq: built.append(rseq) or msg(self, d, rseq))
+    # (a game message adds the room and rseq itself, without _msg)
+    monkeypatch.setattr(RoomMessages, "_game_msg", lambda self, at, *a: built.append(at.rseq) or game_msg(self, at, *a))
     room = quick_room()
     room.take_log()
     now, rng = 0.0, random.Random(5)
