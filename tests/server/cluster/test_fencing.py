@@ -110,12 +110,14 @@ async def test_a_group_commit_of_fenced_rooms_is_one_statement(pg_url):
         assert len(queries) == 1, queries
         await asyncio.gather(*(st.write(rid, 4, [{"k": "d"}]) for rid in rooms))
         assert len(queries) == 2, queries
+        await st.write(rooms[0], 5, [{"k": "e"}, {"k": "f"}])  # one room's rows (a statement of its own)
+        assert len(queries) == 3 and "unnest($3::bigint[], $4::text[])" in queries[-1], queries
         assert st.pool.acquired == 1  # the commits' connection is taken once and kept, not once a commit
         st.pool.recording = False
         st.pool = st.pool.pool
         for rid in rooms:
             (room,) = [r for r in await st.open_rooms() if r["id"] == rid]
-            assert [e["k"] for e in room["log"]] == ["create", "a", "b", "c", "d"]
+            assert [e["k"] for e in room["log"]] == ["create", "a", "b", "c", "d"] + (["e", "f"] if rid == rooms[0] else [])
     finally:
         st.pool = getattr(st.pool, "pool", st.pool)  # (the real pool, if the test stopped early)
         await st.close()
