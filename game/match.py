@@ -168,9 +168,11 @@ def seat_players(m: MatchState) -> tuple[int, ...]:
 
 def legal_actions(m: MatchState, player: int) -> tuple:
     if m.phase == PLAYING:
-        seat = SEAT_SCHEME[player][m.number // 4]  # m.seat_of(player)
-        cached = m.hand._legal[seat]  # hand_state.legal_actions' cache, read here: ~3 calls fewer per play
-        return hand_state.legal_actions(m.hand, seat) if cached is None else cached
+        seat, legal = SEAT_SCHEME[player][m.number // 4], m.hand._legal  # m.seat_of(player)
+        cached = legal[seat]  # hand_state.legal_actions' cache, read and filled here: ~5 calls fewer per play
+        if cached is None:
+            cached = legal[seat] = hand_state._legal(m.hand, seat)
+        return cached
     if m.phase == BETWEEN and not m.ready[player]:
         return (CONTINUE,)
     return ()

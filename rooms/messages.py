@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, NamedTuple
 
 from game import match as gm
+from game.match import SEAT_SCHEME
 from game.actions import wire_list
 from game.hand import Meld
 from game.hints import hint_and_shanten, hint_of_view
@@ -248,7 +249,7 @@ class RoomMessages:
         hand = match.hand
         if hand.phase == HAND_OVER:
             return None
-        s = match.seat_of(player)
+        s = SEAT_SCHEME[player][match.number // 4]  # match.seat_of(player), without the call
         concealed, declared, blocked = hand.concealed[s], hand.declared[s], hand.blocked[s]
         # A seat's hint changes only with its tiles: most messages find the last one's inputs again.
         key = (tuple(concealed), hand.melds[s], (s - hand.dealer) % 4, hand.prevalent, len(hand.flowers[s]),

@@ -465,8 +465,8 @@ class Room(RoomTimers, ExternalSeats, RoomMessages):
 
     def _release(self, events: list, now: float) -> list[Effect]:
         """Send game events; start the next decision's clock; write the records of a finished hand."""
-        events = [x for x in events if x["t"] not in _DROPPED]
-        m = self.match
+        events, m = [x for x in events if x["t"] not in _DROPPED], self.match
+        kinds = {x["t"] for x in events}  # not any() over generators: a call per event
         for x in events:
             if x["t"] == "hand_start":
                 self.hand_offences = {}
@@ -476,12 +476,12 @@ class Room(RoomTimers, ExternalSeats, RoomMessages):
                 p = gm.player_in(x["seat"], x["hand"])
                 self._offence(p, "false_win", **foul_offence(m, x))
         self.turn_started = now
-        self.turn_first = any(x["t"] == "hand_start" for x in events)
+        self.turn_first = "hand_start" in kinds
         if m.phase == gm.BETWEEN:
             self.between_started = now
         out: list[Effect] = [_new(GameEvents, (events, None))]
         ids = [s.id for s in self.seats]
-        if any(x["t"] == "scores" for x in events):
+        if "scores" in kinds:
             rec = hand_record(m, self.match_no, ids)
             self.hands.append(rec)
             self._derive({"k": "hand_result", "record": rec})

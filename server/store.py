@@ -229,7 +229,7 @@ class Store(StoreBase):
             self._stall(problem)
             return
         self._deliver(batch, results)
-        self._since_checkpoint += sum(len(b[2]) for b in batch)
+        self._since_checkpoint += sum([len(b[2]) for b in batch])  # a list: one call, not one per write
         checkpointing = self._checkpointer is not None and not self._checkpointer.done()
         if self._since_checkpoint >= self.CHECKPOINT_EVERY and not checkpointing:
             self._since_checkpoint = 0
@@ -284,7 +284,7 @@ class Store(StoreBase):
         back and each write is tried again in a savepoint of its own, so that only the failing ones fail
         (and the later writes of their rooms, as those of rooms that failed before)."""
         now = time.time()
-        if not any(b[0] in self._broken for b in batch):
+        if not self._broken or not any(b[0] in self._broken for b in batch):  # (a generator: a call per write)
             try:
                 self._write_all_sync(batch, now)
                 return [None] * len(batch)
