@@ -174,7 +174,8 @@ class Conn:
             transport = ws.transport
             if transport.get_write_buffer_size() <= self.limits.write_limit:
                 if ws.state is _OPEN:  # else it is closing: the reader notices and cleans up
-                    transport.write(frame(data))
+                    n = len(data)  # frame(data), its commonest case without the call
+                    transport.write(_SHORT_BINARY[n] + data if n < 126 and type(data) is bytes else frame(data))
                 return
         self._enqueue(data)
 
