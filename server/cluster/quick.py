@@ -262,15 +262,21 @@ class ClusterQuick:
     # -- the placer ------------------------------------------------------------------------------
 
     async def _placer(self) -> None:
+        wait = POLL
         while True:
-            await asyncio.sleep(POLL)
+            await asyncio.sleep(wait)
             if self.app.stopping:
                 return
             end_if_cancelled()
             try:
                 if not self.lease.owned:
                     if await self.lease.acquire() is None:
+                        # Another node places. Asking again every POLL cost each idle node ten script
+                        # calls a second; a holder that dies keeps the lease a ttl anyway, one that stops
+                        # gives it up, and is followed within a quarter ttl.
+                        wait = max(POLL, self.node.ttl / 4)
                         continue
+                    wait = POLL
                     self.node.renewer.add(self.lease, lambda: None)  # lost: taken again when free
                     await self._recover()
                 await self.place_round()

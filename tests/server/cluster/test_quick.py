@@ -130,3 +130,28 @@ async def test_a_queued_player_reconnecting_to_another_node_keeps_their_place_an
     snaps = [await snapshot_of(c) for c in (back, *others)]
     assert len({s["room"] for s in snaps}) == 1 and snaps[0]["you"]["seat"] is not None
     assert sorted(snaps[0]["info"]["names"].values()) == ["A1", "A2", "B1", "Mover"]
+
+
+async def test_a_node_not_placing_asks_for_the_placers_lease_a_few_times_a_ttl_and_follows_a_stopped_placer(
+        pg_url, redis_url):
+    a = await start_node(pg_url, redis_url)
+    b = await start_node(pg_url, redis_url)
+    try:
+        await eventually(lambda: a.app.cluster.quick.lease.owned or b.app.cluster.quick.lease.owned)
+        placer, other = (a, b) if a.app.cluster.quick.lease.owned else (b, a)
+        lease = other.app.cluster.quick.lease
+        tries = []
+        real = lease.acquire
+
+        async def counted():
+            tries.append(1)
+            return await real()
+        lease.acquire = counted
+        await asyncio.sleep(1.0)
+        assert len(tries) <= 2  # (every POLL, 0.1 s, it was ten: one script call each)
+        await stop(placer)  # gives the lease up: the other places from within a quarter ttl
+        await eventually(lambda: lease.owned, timeout=other.app.cluster.ttl)
+    finally:
+        for n in (a, b):
+            if not n.app.stopping:
+                await stop(n)
