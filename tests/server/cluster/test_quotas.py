@@ -30,6 +30,12 @@ async def node(pg_url: str, redis_url: str, quotas: Quotas, ttl: float = 5.0, **
     return Running(app, await app.start("127.0.0.1", 0), pg_url)
 
 
+async def two_nodes(pg_url: str, redis_url: str, q: Quotas) -> tuple[Running, Running]:
+    """Two nodes counting loopback clients (the tests' clients) against the per-address quotas."""
+    return (await node(pg_url, redis_url, q, exempt_loopback=False),
+            await node(pg_url, redis_url, q, exempt_loopback=False))
+
+
 def quotas(**kw) -> Quotas:
     return Quotas(**{"timer_minimums": {}, "creates": (1e3, 1e3), "rematches": (1e3, 1e3), **kw})
 
@@ -82,8 +88,7 @@ async def test_an_accounts_open_rooms_are_counted_over_both_nodes(pg_url, redis_
 
 async def test_rooms_from_one_address_and_creations_are_counted_over_both_nodes(pg_url, redis_url):
     q = quotas(rooms_per_address=2, creates=(0.001, 3))
-    a, b = (await node(pg_url, redis_url, q, exempt_loopback=False),
-            await node(pg_url, redis_url, q, exempt_loopback=False))
+    a, b = await two_nodes(pg_url, redis_url, q)
     try:
         for n, name in ((a, "X"), (b, "Y")):  # each stays in its room
             c = await n.client(name=name)
@@ -107,8 +112,7 @@ async def test_rooms_from_one_address_and_creations_are_counted_over_both_nodes(
 
 async def test_a_burst_of_guest_accounts_spread_over_nodes_is_refused_at_the_shared_limit(pg_url, redis_url):
     q = quotas(accounts=(0.001, 4))
-    a, b = (await node(pg_url, redis_url, q, exempt_loopback=False),
-            await node(pg_url, redis_url, q, exempt_loopback=False))
+    a, b = await two_nodes(pg_url, redis_url, q)
     try:
         for n in (a, b, a, b):
             await n.client(name="Guest")
@@ -122,8 +126,7 @@ async def test_a_burst_of_guest_accounts_spread_over_nodes_is_refused_at_the_sha
 
 async def test_tournaments_from_one_address_are_counted_over_both_nodes(pg_url, redis_url):
     q = quotas(tournaments_per_address=1)
-    a, b = (await node(pg_url, redis_url, q, exempt_loopback=False),
-            await node(pg_url, redis_url, q, exempt_loopback=False))
+    a, b = await two_nodes(pg_url, redis_url, q)
     try:
         cfg = {"name": "Cup", "hands": 2, "starts": [int(a.app.now()) + 3600]}
         org = await a.client(name="Org")
@@ -289,8 +292,7 @@ async def test_tournaments_an_account_organises_are_counted_over_both_nodes(pg_u
 
 async def test_a_tournament_cancelled_on_its_node_frees_its_addresss_count_on_the_other(pg_url, redis_url):
     q = quotas(tournaments_per_address=1)
-    a, b = (await node(pg_url, redis_url, q, exempt_loopback=False),
-            await node(pg_url, redis_url, q, exempt_loopback=False))
+    a, b = await two_nodes(pg_url, redis_url, q)
     try:
         cfg = {"name": "Cup", "hands": 2, "starts": [int(a.app.now()) + 3600]}
         org = await a.client(name="Org")

@@ -66,13 +66,18 @@ class CuttingProxy:
         self.server.close()
 
 
+async def node_through(proxy: CuttingProxy, pg_url: str) -> Running:
+    """A node whose Redis connections all go through ``proxy``."""
+    store = await open_store(pg_url)
+    app = App(store, fast_settings())
+    app.cluster = ClusterNode(app, await proxy.start())
+    await app.cluster.start()
+    return Running(app, await app.start("127.0.0.1", 0), pg_url)
+
+
 async def test_a_write_whose_answer_was_lost_is_not_handled_twice(pg_url, redis_url):
     proxy = CuttingProxy(redis_url, b"lost-answer")
-    store = await open_store(pg_url)
-    a_app = App(store, fast_settings())
-    a_app.cluster = ClusterNode(a_app, await proxy.start())  # A talks to Redis through the proxy
-    await a_app.cluster.start()
-    a = Running(a_app, await a_app.start("127.0.0.1", 0), pg_url)
+    a = await node_through(proxy, pg_url)  # A talks to Redis through the proxy
     b = await start_node(pg_url, redis_url)
     try:
         seen: list[str] = []
@@ -93,11 +98,7 @@ async def test_a_write_that_never_reached_redis_is_sent_again_before_the_next(pg
     is found missing by the writer's next question (the number of its last write landed) and sent
     again, in order with the writes after it."""
     proxy = CuttingProxy(redis_url, b"lost-write", swallow=True)
-    store = await open_store(pg_url)
-    a_app = App(store, fast_settings())
-    a_app.cluster = ClusterNode(a_app, await proxy.start())
-    await a_app.cluster.start()
-    a = Running(a_app, await a_app.start("127.0.0.1", 0), pg_url)
+    a = await node_through(proxy, pg_url)  # A talks to Redis through the proxy
     b = await start_node(pg_url, redis_url)
     try:
         seen: list[str] = []
