@@ -43,7 +43,7 @@ class RoomTimers:
         cfg = self.config
         m = self.match
         entry = self._auto_entry
-        if m.phase == gm.PLAYING and m.hand.phase == HAND_CLAIM:  # _claiming (self.phase: above)
+        if m.phase == gm.PLAYING and m.hand.phase == HAND_CLAIM:  # a claim window is open (self.phase: above)
             # docs/rooms.md "Claim windows never tell": every automatic answer comes at the same moment,
             # whatever the seat could claim; the window closes on the last answer.
             auto = cfg.claim_time if not cfg.claim_early_close else max(cfg.bot_delay, cfg.claim_min)

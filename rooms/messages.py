@@ -304,7 +304,7 @@ class RoomMessages:
             return {"decision": "between", "deadline": started + cfg.between_time, "started": started,
                     "free_until": None, "banks": banks, "auto": auto}
         started = self.turn_started
-        if m.hand.phase == HAND_CLAIM:  # _claiming
+        if m.hand.phase == HAND_CLAIM:  # a claim window is open
             c = self._window_clock = {"decision": "claim", "deadline": started + cfg.claim_time,
                                       "started": started, "free_until": None, "banks": banks, "auto": auto}
             return c

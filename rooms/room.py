@@ -431,7 +431,7 @@ class Room(RoomTimers, ExternalSeats, RoomMessages):
         if by == "player" and self.auto[p] in ("timeout", "requested"):
             self.auto[p] = None  # the player is back: an action of their own ends 托管
         m = self.match
-        claim = self.phase == PLAYING and m.phase == gm.PLAYING and m.hand.phase == HAND_CLAIM  # _claiming
+        claim = self.phase == PLAYING and m.phase == gm.PLAYING and m.hand.phase == HAND_CLAIM  # a claim window is open
         if m.phase == gm.PLAYING and not claim:  # a claim window has no bank and no 托管 on timeout
             if by == "timeout":
                 # Free time and bank both spent: the seat goes to 托管 (decisions.md item 14).
@@ -458,10 +458,6 @@ class Room(RoomTimers, ExternalSeats, RoomMessages):
         if self.match.phase == gm.BETWEEN:
             self.between_started = now
         return []
-
-    def _claiming(self) -> bool:
-        m = self.match
-        return self.phase == PLAYING and m.phase == gm.PLAYING and m.hand.phase == HAND_CLAIM
 
     def _release(self, events: list, now: float) -> list[Effect]:
         """Send game events; start the next decision's clock; write the records of a finished hand."""
