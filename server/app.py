@@ -296,6 +296,14 @@ class App(Connections, Auth, Frames, Commands, Lobby, Events, Replays, Api):
 
     # -- sending -------------------------------------------------------------------------------
 
+    def connection(self, pid: str) -> Conn | None:
+        """A member's connection: their websocket here, else in a cluster the stand-in through which
+        their websocket's node is sent to (a ``ProxyConn``, server/cluster/remote.py); None if neither."""
+        conn = self.conns.get(pid)
+        if conn is None and self.cluster is not None:
+            return self.cluster.proxies.get(pid)
+        return conn
+
     def deliver(self, pid: str, msg: dict, shared: codec.Shared | None = None) -> None:
         """A push to a player, in the encoding of their last frame; dropped if they are offline (they
         get a snapshot when they come back) or resuming (the snapshot due first has it). ``shared``:

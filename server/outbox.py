@@ -23,12 +23,14 @@ class RoomOutbox(Protocol):
     """What ``server.roomtask.RoomTask`` uses."""
 
     store: Store  # persist: the room's log (write, append), its matches, closing it; paused while faulty
-    conns: Mapping[str, Conn]  # player -> their connection, for snapshots after a pause
     spectator_grace: float  # seconds a disconnected spectator stays (server.quotas)
     ratings: Ratings  # report: a finished match, for ratings and statistics (server.profiles)
     settings: Settings  # the external bots' specs (docs/bots.md), for the seats they play
 
     def now(self) -> float: ...
+
+    def connection(self, pid: str) -> Conn | None:
+        """A member's connection, here or through another node (for snapshots after a pause)."""
 
     def auto_acted(self, n: int) -> None:
         """Report: ``n`` moves the room made for seats (bots, 托管, timeouts) are durable (server.metrics)."""

@@ -286,7 +286,7 @@ class RoomTask(RoomRef):
             now, since, self.paused_at = self.app.now(), self.paused_at, None
             await self.commit(self.room.paused(now - since, now))
         for pid in self.room.members:
-            conn = self.app.conns.get(pid)
+            conn = self.app.connection(pid)  # local or on another node: all were told of the pause
             if conn is not None:
                 self.send_snapshot(pid, conn, None)
 
