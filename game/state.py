@@ -58,7 +58,7 @@ class HandState:
     __slots__ = (
         "rules", "seq", "dealer", "prevalent", "wall", "head", "tail",
         "concealed", "melds", "flowers", "ponds", "blocked", "declared",
-        "phase", "turn", "drawn", "kong_draw", "claim", "result", "fouls", "_legal",
+        "phase", "turn", "drawn", "kong_draw", "claim", "result", "fouls", "legal_cache",
     )
 
     rules: Rules
@@ -81,6 +81,9 @@ class HandState:
     claim: object  # ClaimWindow or None
     result: HandResult | None
     fouls: tuple  # (seat, kind, points to each other seat) of false declarations
+    # Per seat: its legal actions once asked for (``compute_legal``), None before. Filled by
+    # ``legal_actions``, ``checked_step`` and game.match.legal_actions; a copy starts empty.
+    legal_cache: list
 
     @property
     def remaining(self) -> int:
@@ -108,7 +111,7 @@ class HandState:
         n.claim = self.claim
         n.result = self.result
         n.fouls = self.fouls
-        n._legal = [None, None, None, None]
+        n.legal_cache = [None, None, None, None]
         return n
 
     def __repr__(self) -> str:
@@ -159,7 +162,7 @@ def start_hand(
     s.declared = (False, False, False, False)
     s.claim, s.result, s.fouls = None, None, ()
     s.kong_draw = False
-    s._legal = [None, None, None, None]
+    s.legal_cache = [None, None, None, None]
     events: list[dict] = [{"t": "start", "dealer": dealer, "prevalent": prevalent_wind, "wall": len(wall), "seq": seq}]
     # decisions.md item 7: deal 13 each and a 14th to the dealer.
     hands = [[], [], [], []]
@@ -208,13 +211,14 @@ def pending(state: HandState) -> tuple[int, ...]:
 
 def legal_actions(state: HandState, seat: int) -> tuple:
     """Every action ``seat`` may take now (the only source of legality)."""
-    cached = state._legal[seat]
+    cached = state.legal_cache[seat]
     if cached is None:
-        cached = state._legal[seat] = _legal(state, seat)
+        cached = state.legal_cache[seat] = compute_legal(state, seat)
     return cached
 
 
-def _legal(s: HandState, seat: int) -> tuple:
+def compute_legal(s: HandState, seat: int) -> tuple:
+    """What ``legal_actions`` lists, computed afresh (callers keep it in ``legal_cache``)."""
     if s.phase == CLAIM:
         return claims.legal(s.claim, seat)
     if s.phase != TURN or seat != s.turn:
@@ -325,9 +329,9 @@ def checked_step(state: HandState, seat: int, action) -> tuple[HandState, list[d
         raise ActionError(MALFORMED, f"seat must be 0..3, got {seat!r}")
     if state.phase == OVER:
         raise ActionError(HAND_OVER, "the hand is over")
-    legal = state._legal[seat]
+    legal = state.legal_cache[seat]
     if legal is None:
-        legal = state._legal[seat] = _legal(state, seat)
+        legal = state.legal_cache[seat] = compute_legal(state, seat)
     if not legal:
         raise ActionError(NOT_YOUR_TURN, f"seat {seat} has nothing to do now")
     if action not in legal:
@@ -539,4 +543,4 @@ def replay(rules: Rules, log, *, seed: int | None = None, wall=None, dealer: int
 
 
 __all__ = ["HandState", "start_hand", "step", "legal_actions", "pending", "auto_action", "replay", "block_win",
-           "TURN", "CLAIM", "OVER"]
+           "compute_legal", "TURN", "CLAIM", "OVER"]

@@ -185,3 +185,16 @@ def test_a_match_step_checks_the_action_once(monkeypatch):
     # Stepped on its own, the hand checks what it is given.
     hand_state.step(m.hand, m.seat_of(p), action)
     assert calls == [action]
+
+
+def test_legal_actions_fill_the_hands_public_cache_with_what_compute_legal_finds():
+    """game.match reads the hand's legal-action cache through game.state's public names."""
+    from game import state as S
+
+    m, _ = M.start_match(Rules(), seed=7)
+    dealer = M.player_in(m.hand.dealer, m.number)
+    assert m.hand.legal_cache == [None] * 4
+    legal = M.legal_actions(m, dealer)
+    assert legal and legal == S.compute_legal(m.hand, m.hand.dealer)
+    assert m.hand.legal_cache[m.hand.dealer] is legal
+    assert S.legal_actions(m.hand, m.hand.dealer) is legal  # the same cache, not computed again
