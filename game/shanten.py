@@ -15,8 +15,10 @@ is useful only when the hand is ready (a hypothetical fifth tile completing it c
 
 Speed: a hand is packed into one int, five bits of count per kind, so each suit's counts are a
 slice of it. The regular form is solved suit by suit: each suit's counts map (cached) to its small
-set of non-dominated (pair, sets, partials) options, interned as an int; option sets are combined
-and valued through caches keyed on those ints, so a warm call is a handful of dict lookups.
+set of non-dominated (pair, sets, partials) options, interned as an int (``OPTIONS``); option sets
+are combined and valued through caches keyed on those ints, so a warm call is a handful of dict
+lookups. The packed form is public (``suit_info``, ``honor_info``, ``combine_options``, ``PackedHand``,
+the ``*_useful_packed`` functions) for callers that keep hands packed.
 The caches are bounded (lru), a few tens of MB at most. Tiles must be kinds 0..33, at most four
 of a kind; anything else raises ValueError.
 """
@@ -44,6 +46,15 @@ __all__ = [
     "thirteen_orphans_shanten",
     "thirteen_orphans_useful",
     "useful_tiles",
+    # the packed form (below), for planners that keep hands packed (rooms.bot_plans)
+    "OPTIONS",
+    "PackedHand",
+    "combine_options",
+    "honor_info",
+    "honors_and_knitted_useful_packed",
+    "knitted_useful_packed",
+    "suit_info",
+    "thirteen_orphans_useful_packed",
 ]
 
 COMPLETE = -1
@@ -82,7 +93,7 @@ def _prune(opts: Iterable[Option]) -> Options:
 
 
 # Option sets are interned to small ints so that the hot caches hash ints, not nested tuples.
-_OPTS: list[Options] = []
+OPTIONS: list[Options] = []
 _IDS: dict[Options, int] = {}
 
 
@@ -90,17 +101,17 @@ def _intern(opts: Options) -> int:
     # Equal option sets interned twice would only cost a cache entry, never a wrong answer.
     i = _IDS.get(opts)
     if i is None:
-        i = _IDS[opts] = len(_OPTS)
-        _OPTS.append(opts)
+        i = _IDS[opts] = len(OPTIONS)
+        OPTIONS.append(opts)
     return i
 
 
 @lru_cache(maxsize=2048)
-def _combine(a: int, b: int) -> int:
+def combine_options(a: int, b: int) -> int:
     """The option set of two disjoint parts (at most one pair between them)."""
     out = []
-    for pa, ma, da in _OPTS[a]:
-        for pb, mb, db in _OPTS[b]:
+    for pa, ma, da in OPTIONS[a]:
+        for pb, mb, db in OPTIONS[b]:
             p = pa + pb
             if p > 1:
                 continue
@@ -118,7 +129,7 @@ def _combine(a: int, b: int) -> int:
 def _value(o: int, melds: int) -> int:
     """Regular shanten of a whole hand's option set; declared melds are sets."""
     best = 8
-    for p, m, d in _OPTS[o]:
+    for p, m, d in OPTIONS[o]:
         m += melds
         if m > 4:
             m = 4
@@ -134,7 +145,7 @@ def _value(o: int, melds: int) -> int:
 def _value4(o0: int, o1: int, o2: int, oh: int, melds: int) -> int:
     """Regular shanten from the option sets of the four suits: one lookup on the hot path (few
     distinct quadruples occur, as there are few distinct option sets)."""
-    return _value(_combine(_combine(o0, o1), _combine(o2, oh)), melds)
+    return _value(combine_options(combine_options(o0, o1), combine_options(o2, oh)), melds)
 
 
 # ---- one suit ----
@@ -186,13 +197,13 @@ def _expand(key: tuple[int, ...], numbers: bool) -> Options:
 
 @lru_cache(maxsize=8192)
 def _number_options(key: tuple[int, ...]) -> Options:
-    return _OPTS[_intern(_expand(key, True))]  # shared canonical tuple: less memory
+    return OPTIONS[_intern(_expand(key, True))]  # shared canonical tuple: less memory
 
 
 @lru_cache(maxsize=512)
 def _honor_options(key: tuple[int, ...]) -> Options:
     # Honors form no sequences, so their order is irrelevant: keys are sorted counts.
-    return _OPTS[_intern(_expand(key, False))]
+    return OPTIONS[_intern(_expand(key, False))]
 
 
 # ---- packed counts: kind t's count is bits 5t..5t+4 of a hand key ----
@@ -209,7 +220,7 @@ def _decode(key: int, size: int) -> tuple[int, ...]:
 
 
 @lru_cache(maxsize=8192)
-def _number_info(key: int) -> tuple:
+def suit_info(key: int) -> tuple:
     """Everything the forms need from one number suit's packed counts, computed once per key:
     (option id, pairs for 七对, terminal kinds held, terminal pair?, held kinds of the knitted
     ranks starting at 1/2/3, option ids of the rest once one of each held is taken out)."""
@@ -236,7 +247,7 @@ def _number_info(key: int) -> tuple:
 
 
 @lru_cache(maxsize=1024)
-def _honor_info(key: int) -> tuple:
+def honor_info(key: int) -> tuple:
     """(option id, pairs, kinds held, a pair held?) of the packed honor counts."""
     c = sorted(_decode(key, 7))
     return _intern(_honor_options(tuple(c))), sum(n >> 1 for n in c), 7 - c.count(0), c[-1] > 1
@@ -273,7 +284,7 @@ def _knitted(n0: tuple, n1: tuple, n2: tuple, oh: int, melds: int, best: int) ->
     return best
 
 
-class _Hand:
+class PackedHand:
     """A hand's per-suit summaries, looked up once and shared by every form."""
 
     __slots__ = ("key", "melds", "n0", "n1", "n2", "h")
@@ -281,10 +292,10 @@ class _Hand:
     def __init__(self, key: int, melds: int):
         self.key = key
         self.melds = melds
-        self.n0 = _number_info(key & _SUIT_MASK)
-        self.n1 = _number_info(key >> 45 & _SUIT_MASK)
-        self.n2 = _number_info(key >> 90 & _SUIT_MASK)
-        self.h = _honor_info(key >> 135)
+        self.n0 = suit_info(key & _SUIT_MASK)
+        self.n1 = suit_info(key >> 45 & _SUIT_MASK)
+        self.n2 = suit_info(key >> 90 & _SUIT_MASK)
+        self.h = honor_info(key >> 135)
 
     def regular(self) -> int:
         return _value4(self.n0[0], self.n1[0], self.n2[0], self.h[0], self.melds)
@@ -320,7 +331,7 @@ def _number_useful(key: int, other: int, melds: int, base: int) -> tuple[int, ..
                 continue
         elif n == 4 and base > 0:
             continue  # the reference's rule: a fifth copy counts only for a ready hand
-        if _value(_combine(_number_info(key + (1 << 5 * r))[0], other), melds) < base:
+        if _value(combine_options(suit_info(key + (1 << 5 * r))[0], other), melds) < base:
             out.append(r)
     return tuple(out)
 
@@ -332,21 +343,21 @@ def _honor_useful(key: int, other: int, melds: int, base: int) -> tuple[int, ...
     for i, n in enumerate(_decode(key, 7)):
         if n == 0 or (n == 4 and base > 0):
             continue
-        if _value(_combine(_honor_info(key + (1 << 5 * i))[0], other), melds) < base:
+        if _value(combine_options(honor_info(key + (1 << 5 * i))[0], other), melds) < base:
             out.append(i)
     return tuple(out)
 
 
 def _regular_useful(key: int, melds: int) -> ShantenResult:
     k0, k1, k2, kh = key & _SUIT_MASK, key >> 45 & _SUIT_MASK, key >> 90 & _SUIT_MASK, key >> 135
-    o0, o1, o2, oh = _number_info(k0)[0], _number_info(k1)[0], _number_info(k2)[0], _honor_info(kh)[0]
-    o01 = _combine(o0, o1)
-    o2h = _combine(o2, oh)
-    base = _value(_combine(o01, o2h), melds)
-    useful = [r for r in _number_useful(k0, _combine(o1, o2h), melds, base)]
-    useful += [9 + r for r in _number_useful(k1, _combine(o0, o2h), melds, base)]
-    useful += [18 + r for r in _number_useful(k2, _combine(o01, oh), melds, base)]
-    useful += [27 + i for i in _honor_useful(kh, _combine(o01, o2), melds, base)]
+    o0, o1, o2, oh = suit_info(k0)[0], suit_info(k1)[0], suit_info(k2)[0], honor_info(kh)[0]
+    o01 = combine_options(o0, o1)
+    o2h = combine_options(o2, oh)
+    base = _value(combine_options(o01, o2h), melds)
+    useful = [r for r in _number_useful(k0, combine_options(o1, o2h), melds, base)]
+    useful += [9 + r for r in _number_useful(k1, combine_options(o0, o2h), melds, base)]
+    useful += [18 + r for r in _number_useful(k2, combine_options(o01, oh), melds, base)]
+    useful += [27 + i for i in _honor_useful(kh, combine_options(o01, o2), melds, base)]
     return ShantenResult(base, tuple(useful))
 
 
@@ -372,17 +383,17 @@ def _seven_pairs_useful(key: int) -> ShantenResult:
 _SORTED_ORPHANS = tuple(sorted(THIRTEEN_ORPHANS))
 
 
-def _thirteen_orphans_useful(key: int) -> ShantenResult:
+def thirteen_orphans_useful_packed(key: int) -> ShantenResult:
     c = _decode(key, 34)
-    s = _Hand(key, 0).thirteen_orphans()
+    s = PackedHand(key, 0).thirteen_orphans()
     if any(c[t] > 1 for t in THIRTEEN_ORPHANS):
         return ShantenResult(s, tuple(t for t in _SORTED_ORPHANS if not c[t]))
     return ShantenResult(s, _SORTED_ORPHANS)
 
 
-def _honors_and_knitted_useful(key: int) -> ShantenResult:
+def honors_and_knitted_useful_packed(key: int) -> ShantenResult:
     c = _decode(key, 34)
-    s = _Hand(key, 0).honors_and_knitted()
+    s = PackedHand(key, 0).honors_and_knitted()
     useful: set[int] = set()
     for ks in KNITTED_STRAIGHTS:
         missing = [t for t in ks + HONORS if not c[t]]
@@ -391,8 +402,8 @@ def _honors_and_knitted_useful(key: int) -> ShantenResult:
     return ShantenResult(s, tuple(sorted(useful)))
 
 
-def _knitted_useful(key: int, melds: int) -> ShantenResult:
-    h = _Hand(key, melds)
+def knitted_useful_packed(key: int, melds: int) -> ShantenResult:
+    h = PackedHand(key, melds)
     n0, n1, n2, oh = h.n0, h.n1, h.n2, h.h[0]
     values = []
     for x, y, z in _KS_STARTS:
@@ -458,7 +469,7 @@ def _at_most_one_meld(k: int) -> None:
 def regular_shanten(tiles: Iterable[Tile], meld_count: int | None = None) -> int:
     """Regular form (4 sets + a pair). ``meld_count`` defaults to the one the tile count implies."""
     key, k = _pack(tiles, meld_count)
-    return _Hand(key, k).regular()
+    return PackedHand(key, k).regular()
 
 
 def regular_useful(tiles: Iterable[Tile], meld_count: int | None = None) -> ShantenResult:
@@ -476,43 +487,43 @@ def seven_pairs_useful(tiles: Iterable[Tile]) -> ShantenResult:
 
 
 def thirteen_orphans_shanten(tiles: Iterable[Tile]) -> int:
-    return _Hand(_no_melds(tiles, "thirteen orphans"), 0).thirteen_orphans()
+    return PackedHand(_no_melds(tiles, "thirteen orphans"), 0).thirteen_orphans()
 
 
 def thirteen_orphans_useful(tiles: Iterable[Tile]) -> ShantenResult:
-    return _thirteen_orphans_useful(_no_melds(tiles, "thirteen orphans", drawing=True))
+    return thirteen_orphans_useful_packed(_no_melds(tiles, "thirteen orphans", drawing=True))
 
 
 def honors_and_knitted_shanten(tiles: Iterable[Tile]) -> int:
     """全不靠, 七星不靠 included: 14 distinct kinds among one knitted straight's nine and the honors."""
-    return _Hand(_no_melds(tiles, "honors and knitted tiles"), 0).honors_and_knitted()
+    return PackedHand(_no_melds(tiles, "honors and knitted tiles"), 0).honors_and_knitted()
 
 
 def honors_and_knitted_useful(tiles: Iterable[Tile]) -> ShantenResult:
-    return _honors_and_knitted_useful(_no_melds(tiles, "honors and knitted tiles", drawing=True))
+    return honors_and_knitted_useful_packed(_no_melds(tiles, "honors and knitted tiles", drawing=True))
 
 
 def knitted_straight_shanten(tiles: Iterable[Tile], meld_count: int | None = None) -> int:
     """组合龙 form: knitted straight + 1 set + a pair, with 0 or 1 declared meld."""
     key, k = _pack(tiles, meld_count)
     _at_most_one_meld(k)
-    return _Hand(key, k).knitted()
+    return PackedHand(key, k).knitted()
 
 
 def knitted_straight_useful(tiles: Iterable[Tile], meld_count: int | None = None) -> ShantenResult:
     key, k = _pack(tiles, meld_count, drawing=True)
     _at_most_one_meld(k)
-    return _knitted_useful(key, k)
+    return knitted_useful_packed(key, k)
 
 
 def shanten(tiles: Iterable[Tile], meld_count: int | None = None) -> int:
     """Minimum shanten over the forms that apply: specials with 0 melds, 组合龙 with 0 or 1."""
     key, k = _pack(tiles, meld_count)
-    # The hot path: _Hand's work inlined.
-    n0 = _number_info(key & _SUIT_MASK)
-    n1 = _number_info(key >> 45 & _SUIT_MASK)
-    n2 = _number_info(key >> 90 & _SUIT_MASK)
-    h = _honor_info(key >> 135)
+    # The hot path: PackedHand's work inlined.
+    n0 = suit_info(key & _SUIT_MASK)
+    n1 = suit_info(key >> 45 & _SUIT_MASK)
+    n2 = suit_info(key >> 90 & _SUIT_MASK)
+    h = honor_info(key >> 135)
     best = _value4(n0[0], n1[0], n2[0], h[0], k)
     if k > 1:
         return best
@@ -535,9 +546,9 @@ def shanten(tiles: Iterable[Tile], meld_count: int | None = None) -> int:
 _FORM_USEFUL = (
     _regular_useful,
     lambda key, k: _seven_pairs_useful(key),
-    lambda key, k: _thirteen_orphans_useful(key),
-    lambda key, k: _honors_and_knitted_useful(key),
-    _knitted_useful,
+    lambda key, k: thirteen_orphans_useful_packed(key),
+    lambda key, k: honors_and_knitted_useful_packed(key),
+    knitted_useful_packed,
 )
 
 
@@ -545,7 +556,7 @@ def useful_tiles(tiles: Iterable[Tile], meld_count: int | None = None) -> Shante
     """Overall shanten of a 13-3k hand and the kinds that lower it: the union of the useful tiles
     of the forms at that minimum."""
     key, k = _pack(tiles, meld_count, drawing=True)
-    h = _Hand(key, k)
+    h = PackedHand(key, k)
     if k == 0:
         shantens = [h.regular(), h.seven_pairs(), h.thirteen_orphans(), h.honors_and_knitted(), h.knitted()]
     else:

@@ -68,12 +68,12 @@ def free_shanten(key: int, sets: int) -> int:
     Unlike a whole hand, a restricted part may hold too few tiles to start every group it needs
     (the rest is to be thrown): each group that has no tile to start from costs one more draw.
     """
-    o = _gs._combine(
-        _gs._combine(_gs._number_info(key & _SUIT)[0], _gs._number_info(key >> 45 & _SUIT)[0]),
-        _gs._combine(_gs._number_info(key >> 90 & _SUIT)[0], _gs._honor_info(key >> 135)[0]))
+    o = _gs.combine_options(
+        _gs.combine_options(_gs.suit_info(key & _SUIT)[0], _gs.suit_info(key >> 45 & _SUIT)[0]),
+        _gs.combine_options(_gs.suit_info(key >> 90 & _SUIT)[0], _gs.honor_info(key >> 135)[0]))
     n = tile_count(key)
     best = INF
-    for p, m, d in _gs._OPTS[o]:
+    for p, m, d in _gs.OPTIONS[o]:
         total = m + sets
         if total > 4:
             m -= total - 4
@@ -347,11 +347,11 @@ def shanten_of(p: Prepared, key: int, live: Live, bound: int = INF) -> int:
     if form == PAIRS:
         return _pairs_cost(key, live.counts) - 1
     if form == KNITTED:
-        return _gs._Hand(key, p.sets).knitted()
+        return _gs.PackedHand(key, p.sets).knitted()
     if form == KNITTED_HONORS:
-        return _gs._Hand(key, 0).honors_and_knitted()
+        return _gs.PackedHand(key, 0).honors_and_knitted()
     if form == ORPHANS:
-        return _gs._Hand(key, 0).thirteen_orphans()
+        return _gs.PackedHand(key, 0).thirteen_orphans()
     return _five_cost(p, key, live.key) - 1
 
 
@@ -460,11 +460,11 @@ def useful_draws(p: Prepared, key: int, live: Live, v: int, known: set = frozens
     if form == PAIRS:
         return {t for t, c in held_kinds(key) if c & 1 and counts[t]}
     if form == KNITTED:
-        useful = _gs._knitted_useful(key, p.sets).useful
+        useful = _gs.knitted_useful_packed(key, p.sets).useful
     elif form == KNITTED_HONORS:
-        useful = _gs._honors_and_knitted_useful(key).useful
+        useful = _gs.honors_and_knitted_useful_packed(key).useful
     elif form == ORPHANS:
-        useful = _gs._thirteen_orphans_useful(key).useful
+        useful = _gs.thirteen_orphans_useful_packed(key).useful
     else:
         useful = [t for t in _candidates(p, key) - known
                   if counts[t] and shanten_of(p, key + BIT[t], live, v) < v]

@@ -79,3 +79,34 @@ def test_no_file_over_600_lines_and_no_function_over_60(path):
     assert lines <= KNOWN_LONG_FILES.get(rel, MAX_FILE_LINES), f"{rel}: {lines} lines; split the module"
     for name, n in long_functions(path):
         assert n <= KNOWN_LONG_FUNCTIONS.get(f"{rel}:{name}", 0), f"{rel}: {name} has {n} lines; split it"
+
+
+def _is_project_module(dotted: str) -> bool:
+    path = ROOT.joinpath(*dotted.split("."))
+    return path.with_suffix(".py").is_file() or (path / "__init__.py").is_file()
+
+
+def private_names_of_other_modules(path: Path) -> list[str]:
+    """``alias._name`` where ``alias`` is another project module, and ``from module import _name``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    aliases, found = {}, []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            aliases.update((a.asname, a.name) for a in node.names if a.asname and _is_project_module(a.name))
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            for a in node.names:
+                if _is_project_module(f"{node.module}.{a.name}"):
+                    aliases[a.asname or a.name] = f"{node.module}.{a.name}"
+                elif a.name.startswith("_") and _is_project_module(node.module):
+                    found.append(f"{node.module}.{a.name}")
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in aliases
+                and node.attr.startswith("_") and not node.attr.startswith("__")):
+            found.append(f"{aliases[node.value.id]}.{node.attr}")
+    return sorted(set(found))
+
+
+@pytest.mark.parametrize("path", sources("game") + sources("rooms") + sources("server") + sources("bench"),
+                         ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_module_reads_another_modules_private_names(path):
+    assert not private_names_of_other_modules(path), f"{path.name} reads {private_names_of_other_modules(path)}"
