@@ -187,7 +187,7 @@ class Store(StoreBase):
         await self.db.close()
 
     async def migrate(self) -> int:
-        (version,) = await self._one("PRAGMA user_version")
+        (version,) = await self.fetchone("PRAGMA user_version")
         for number, p in migrations():
             if number <= version:
                 continue
@@ -273,7 +273,7 @@ class Store(StoreBase):
         started over here: the log's connection does that at CHECKPOINT_BACKSTOP pages, when its own
         checkpoint finds only those few pages left to copy."""
         try:
-            await self._one("PRAGMA wal_checkpoint(PASSIVE)")  # one statement: no per-row work here
+            await self.fetchone("PRAGMA wal_checkpoint(PASSIVE)")  # one statement: no per-row work here
         except sqlite3.Error as e:  # the WAL keeps the pages: the next checkpoint copies them
             log.warning("checkpoint failed: %s", e)
 

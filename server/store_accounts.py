@@ -49,19 +49,19 @@ class AccountStore:
 
     async def account(self, player_id: str):
         """name, login (None: a guest), hide_history, deleted_at; None for an unknown id."""
-        return await self.store._one(
+        return await self.store.fetchone(
             "SELECT p.id, p.name, l.login, p.hide_history, p.deleted_at FROM players p"
             " LEFT JOIN logins l ON l.player_id = p.id WHERE p.id = ?", (player_id,))
 
     async def login(self, login: str):
         """(player id, password hash) of a login name, or None."""
-        row = await self.store._one(
+        row = await self.store.fetchone(
             "SELECT l.player_id, l.password FROM logins l JOIN players p ON p.id = l.player_id"
             " WHERE l.login = ? AND p.deleted_at IS NULL", (login,))
         return None if row is None else (row["player_id"], row["password"])
 
     async def password_hash(self, player_id: str) -> str | None:
-        row = await self.store._one("SELECT password FROM logins WHERE player_id = ?", (player_id,))
+        row = await self.store.fetchone("SELECT password FROM logins WHERE player_id = ?", (player_id,))
         return None if row is None else row["password"]
 
     @guarded_write

@@ -74,7 +74,7 @@ class StoreBase:
             except Exception:  # the caller's bug: the other writes' callers still hear
                 log.exception("after a write of room %s", room_id)
 
-    async def _one(self, sql: str, args=()):
+    async def fetchone(self, sql: str, args=()):
         """The first row of a query, or None."""
         async with self.connection() as db:
             return await one(db, sql, args)
@@ -113,7 +113,7 @@ class StoreBase:
         """The session a token is (a row: player, name, session, login), or None; revoked tokens and
         deleted accounts have none. Works while writes are held back (a player may resume and wait
         with the room): last_seen is then left as it was."""
-        row = await self._one(
+        row = await self.fetchone(
             "SELECT s.player_id AS player, p.name, s.id AS session, l.login FROM sessions s"
             " JOIN players p ON p.id = s.player_id LEFT JOIN logins l ON l.player_id = s.player_id"
             " WHERE s.token_hash = ? AND p.deleted_at IS NULL", (token_hash(token),))
@@ -197,7 +197,7 @@ class StoreBase:
 
     async def open_room(self, code: str) -> dict | None:
         """One room as ``open_rooms`` gives it (its whole log, checked), or None once it is closed."""
-        r = await self._one("SELECT id, code, config, log_from FROM rooms WHERE code = ? AND closed_at IS NULL",
+        r = await self.fetchone("SELECT id, code, config, log_from FROM rooms WHERE code = ? AND closed_at IS NULL",
                             (code,))
         if r is None:
             return None
@@ -349,7 +349,7 @@ class StoreBase:
                               (time.time(), room_id))
 
     async def log_length(self, room_id: int) -> int:
-        (n,) = await self._one("SELECT COUNT(*) FROM actions WHERE room_id = ?"
+        (n,) = await self.fetchone("SELECT COUNT(*) FROM actions WHERE room_id = ?"
                                " AND id >= (SELECT log_from FROM rooms WHERE id = ?)", (room_id, room_id))
         return n
 
@@ -363,14 +363,14 @@ class StoreBase:
                               "commitment": r["commitment"]} for r in rows}
 
     async def match_id(self, room_id: int, number: int) -> int | None:
-        row = await self._one(
+        row = await self.fetchone(
             "SELECT id FROM matches WHERE room_id = ? AND number = ?", (room_id, number))
         return None if row is None else row["id"]
 
     async def finished_match(self, match_id: int) -> dict | None:
         """A finished match as the replay file serves it; None if unknown or still being played (its
         seed must stay secret until the end)."""
-        row = await self._one(
+        row = await self.fetchone(
             "SELECT m.id, m.number, m.rules, m.seed, m.salt, m.commitment, m.players, m.started_at,"
             " m.finished_at, r.code AS room, mr.record FROM matches m JOIN rooms r ON r.id = m.room_id"
             " JOIN match_results mr ON mr.match_id = m.id WHERE m.id = ?", (match_id,))
@@ -429,7 +429,7 @@ class StoreBase:
         exist), else None."""
         codes = [code for code, _, _ in rooms]
         try:
-            (count,) = await self._one("SELECT COUNT(*) FROM tournament_log WHERE tournament_id = ?", (tid,))
+            (count,) = await self.fetchone("SELECT COUNT(*) FROM tournament_log WHERE tournament_id = ?", (tid,))
             found = {r["code"]: r["id"] for r in await self.fetchall(
                 f"SELECT id, code FROM rooms WHERE code IN ({','.join('?' * len(codes))})", codes)} if codes else {}
         except self.FAULTS as e:

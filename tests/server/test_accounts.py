@@ -229,7 +229,7 @@ async def test_passwords_and_tokens_are_not_in_the_database_in_clear(tmp_path):
             await claimed(s, f"P{i}", f"player{i}")
         await b.request({"t": "delete_account", "password": "third secret pw"})
         # Freed space is zeroed whatever the SQLite build's default (Debian's has it on already).
-        assert (await s.app.store._one("PRAGMA secure_delete"))[0] == 1
+        assert (await s.app.store.fetchone("PRAGMA secure_delete"))[0] == 1
     finally:
         await stop(s)
     data = b"".join(p.read_bytes() for p in tmp_path.iterdir() if p.name.startswith("g.db"))

@@ -135,8 +135,8 @@ async def test_two_transactions_taking_a_match_in_at_once_count_it_once(server):
         await db.execute_fetchall("UPDATE matches SET counted_at = NULL")
     jobs = [server.app.ratings._count(reveal["id"], "guobiao", True, None) for _ in range(3)]
     await asyncio.gather(*jobs)
-    (n,) = await store._one("SELECT matches FROM player_stats WHERE player_id = ?", (a.player,))
-    (rated,) = await store._one("SELECT matches FROM ratings WHERE player_id = ?", (a.player,))
+    (n,) = await store.fetchone("SELECT matches FROM player_stats WHERE player_id = ?", (a.player,))
+    (rated,) = await store.fetchone("SELECT matches FROM ratings WHERE player_id = ?", (a.player,))
     assert (n, rated) == (1, 1)
 
 

@@ -57,10 +57,10 @@ async def test_sqlite_schema_in_wal_mode(tmp_path):
     path = tmp_path / "sub" / "x.db"
     st = await Store.open(path)
     try:
-        (mode,) = await st._one("PRAGMA journal_mode")
+        (mode,) = await st.fetchone("PRAGMA journal_mode")
         assert mode == "wal"
-        assert (await st._one("PRAGMA wal_autocheckpoint"))[0] == 10000
-        (version,) = await st._one("PRAGMA user_version")
+        assert (await st.fetchone("PRAGMA wal_autocheckpoint"))[0] == 10000
+        (version,) = await st.fetchone("PRAGMA user_version")
         assert version == len(S.migrations())
         assert await st.migrate() == version  # idempotent
     finally:
@@ -158,7 +158,7 @@ async def test_checkpoints_keep_the_wal_small_and_lose_nothing(tmp_path):
             await asyncio.gather(*(st.write(r, n, [{"k": "act", "n": n}]) for r in rooms))
             await asyncio.sleep(0.002)
         wal = path.with_name(path.name + "-wal").stat().st_size
-        page = (await st._one("PRAGMA page_size"))[0]
+        page = (await st.fetchone("PRAGMA page_size"))[0]
         frames = wal // (page + 24)
         # Without checkpoints it would hold a frame for every page written (4,000 and more); with them
         # it is started over once it passes the backstop, so its file stays at a few times that size.
@@ -209,7 +209,7 @@ async def test_a_schema_2_log_is_moved_to_append_order_intact(tmp_path):
             await st.write(7, 1, [{"k": "again"}])  # a repeat
         with pytest.raises(sqlite3.IntegrityError):
             await st.write(7, 5, [{"k": "later"}])  # a gap
-        (version,) = await st._one("PRAGMA user_version")
+        (version,) = await st.fetchone("PRAGMA user_version")
         assert version == len(S.migrations())
     finally:
         await st.close()

@@ -34,7 +34,7 @@ async def test_both_dialects_migrate_to_the_same_tables_and_columns(tmp_path, pg
     try:
         rows = await pg.fetchall("SELECT table_name, column_name FROM information_schema.columns"
                                  " WHERE table_schema = 'public' ORDER BY table_name, ordinal_position")
-        (version,) = await pg._one("SELECT version FROM schema_version")
+        (version,) = await pg.fetchone("SELECT version FROM schema_version")
     finally:
         await pg.close()
     post: dict[str, list] = {}
@@ -82,7 +82,7 @@ async def test_a_schema_2_log_is_moved_to_append_order_intact_on_postgres(pg_url
             await st.write(7, 5, [{"k": "later"}])  # a gap
         with pytest.raises(asyncpg.UniqueViolationError):  # what a second process writing the room meets
             await st.execute("INSERT INTO actions (room_id, n, entry, at) VALUES (7, 1, '{}', 0)")
-        last = await st._one("SELECT room_id, n FROM actions ORDER BY id DESC LIMIT 1")
+        last = await st.fetchone("SELECT room_id, n FROM actions ORDER BY id DESC LIMIT 1")
         assert tuple(last) == (7, 3)  # appended at the end
     finally:
         await st.close()

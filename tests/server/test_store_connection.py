@@ -75,9 +75,9 @@ async def test_a_failing_transaction_rolls_back_alone_while_others_run(tmp_path)
         results = await asyncio.gather(*jobs, return_exceptions=True)
         errors = [r for r in results if isinstance(r, Exception)]
         assert len(errors) == 4 and all(isinstance(e, sqlite3.IntegrityError) for e in errors), errors
-        (n,) = await st._one("SELECT COUNT(*) FROM players")
+        (n,) = await st.fetchone("SELECT COUNT(*) FROM players")
         assert n == 41
-        (sessions,) = await st._one("SELECT COUNT(*) FROM sessions")
+        (sessions,) = await st.fetchone("SELECT COUNT(*) FROM sessions")
         assert sessions == 41  # the refused ones left no session behind
     finally:
         await st.close()
