@@ -38,33 +38,29 @@ FAULTS = (OSError, asyncio.TimeoutError, asyncpg.PostgresConnectionError, asyncp
 INSERT_ROWS = ("INSERT INTO actions (room_id, n, entry, at) SELECT r, n, e, a FROM"
                " unnest($1::bigint[], $2::bigint[], $3::text[], $4::float8[]) WITH ORDINALITY AS t(r, n, e, a, o)"
                " ORDER BY o")
-# Fencing (docs/cluster.md): the rooms' rows locked in id order (two writers of the same rooms cannot
-# deadlock), then each owner token raised only where no larger one has written.
-LOCK_ROOMS = "SELECT id FROM rooms WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE"
-FENCE = ("UPDATE rooms r SET owner_token = t.tok FROM unnest($1::bigint[], $2::bigint[]) AS t(id, tok)"
-         " WHERE r.id = t.id AND r.owner_token <= t.tok RETURNING r.id")
-# The common group commit (no match effects) as ONE statement, one round trip instead of five (BEGIN,
-# lock, fence, insert, COMMIT), with the same effect: the rooms' rows locked in id order (the count of
-# ``locked`` is a one-time filter of the UPDATE: every lock is taken before the first update), the tokens
-# raised, and the rows inserted only if every room was fenced. The caller turns a short count into Fenced
-# and writes the batch again the long way (``_write_each``), which finds the fenced rooms.
-APPEND = ("WITH locked AS MATERIALIZED (SELECT id FROM rooms WHERE id = ANY($1::bigint[]) ORDER BY id FOR UPDATE),"
-          " fenced AS (UPDATE rooms r SET owner_token = t.tok FROM unnest($1::bigint[], $2::bigint[]) AS t(id, tok)"
-          " WHERE r.id = t.id AND r.owner_token <= t.tok AND (SELECT count(*) FROM locked) >= 0 RETURNING r.id),"
+# Fencing (docs/cluster.md): the rooms' rows share-locked in id order (a fence's UPDATE waits for the
+# write, and the write for a fence under way, whose token it then reads). The write does not change the
+# row: its owner's fence recorded the token already, and a row version per room per commit is work.
+LOCK_ROOMS = "SELECT id, owner_token FROM rooms WHERE id = ANY($1::bigint[]) ORDER BY id FOR SHARE"
+# The common group commit (no match effects) as ONE statement, one round trip instead of four (BEGIN,
+# lock, insert, COMMIT), with the same effect: the rooms' rows locked, each owner token compared with
+# the one the write carries, and the rows inserted only if no room has a newer owner. The caller turns
+# a refusal into Fenced and writes the batch again the long way (``_write_each``), which finds the
+# fenced rooms.
+APPEND = ("WITH locked AS (" + LOCK_ROOMS + "),"
+          " kept AS (SELECT count(*) = cardinality($1::bigint[]) AS ok FROM locked"
+          " JOIN unnest($1::bigint[], $2::bigint[]) AS t(id, tok) USING (id) WHERE owner_token <= tok),"
           " ins AS (INSERT INTO actions (room_id, n, entry, at) SELECT r, n, e, $6::float8 FROM"
           " unnest($3::bigint[], $4::bigint[], $5::text[]) WITH ORDINALITY AS t(r, n, e, o)"
-          " WHERE (SELECT count(*) FROM fenced) = cardinality($1::bigint[]) ORDER BY o RETURNING 1)"
-          " SELECT (SELECT count(*) FROM fenced) = cardinality($1::bigint[]) AS kept, (SELECT count(*) FROM ins)")
+          " WHERE (SELECT ok FROM kept) ORDER BY o)"
+          " SELECT ok FROM kept")
 
-# APPEND for the rows of one room (most commits of a paced node): its row updated alone needs no lock
-# taken first (no order to keep), which spares PostgreSQL a scan and a row lock (~25 % of its CPU for
-# such a commit). The UPDATE waits for a new owner's ``fence`` as APPEND's does, and nothing is
-# inserted when it changed no row.
-APPEND_ONE = ("WITH fenced AS (UPDATE rooms SET owner_token = $2 WHERE id = $1 AND owner_token <= $2 RETURNING id),"
+# APPEND for the rows of one room (most commits of a paced node): no order to keep, no join.
+APPEND_ONE = ("WITH locked AS (SELECT FROM rooms WHERE id = $1 AND owner_token <= $2 FOR SHARE),"
               " ins AS (INSERT INTO actions (room_id, n, entry, at) SELECT $1, n, e, $5::float8 FROM"
-              " unnest($3::bigint[], $4::text[]) WITH ORDINALITY AS t(n, e, o) WHERE EXISTS (SELECT FROM fenced)"
-              " ORDER BY o RETURNING 1)"
-              " SELECT EXISTS (SELECT FROM fenced) AS kept, (SELECT count(*) FROM ins)")
+              " unnest($3::bigint[], $4::text[]) WITH ORDINALITY AS t(n, e, o) WHERE EXISTS (SELECT FROM locked)"
+              " ORDER BY o)"
+              " SELECT EXISTS (SELECT FROM locked)")
 
 
 class PgStore(StoreBase):
@@ -299,23 +295,22 @@ async def _append(con: asyncpg.Connection, batch: list, now: float, tokens: dict
     ids = sorted({b[0] for b in batch if b[0] in tokens})
     rows = [(room_id, start + i, dumps(e)) for room_id, start, entries, _ in batch for i, e in enumerate(entries)]
     if len(ids) == 1 and all(b[0] == ids[0] for b in batch):
-        kept, _ = await con.fetchrow(APPEND_ONE, ids[0], tokens[ids[0]], [r[1] for r in rows], [r[2] for r in rows], now)
+        kept = await con.fetchval(APPEND_ONE, ids[0], tokens[ids[0]], [r[1] for r in rows], [r[2] for r in rows], now)
     else:
-        kept, _ = await con.fetchrow(APPEND, ids, [tokens[i] for i in ids], [r[0] for r in rows],
-                                     [r[1] for r in rows], [r[2] for r in rows], now)
+        kept = await con.fetchval(APPEND, ids, [tokens[i] for i in ids], [r[0] for r in rows],
+                                  [r[1] for r in rows], [r[2] for r in rows], now)
     if not kept:
         raise Fenced("a newer owner has written the log of one of the rooms")
 
 
 async def _write_rows(con: asyncpg.Connection, batch: list, now: float, tokens: dict[int, int]) -> None:
     """The log rows and match effects of ``batch`` (room, start, entries, effects), in the caller's
-    transaction; first the fencing tokens of its rooms that have one (``tokens``), raising Fenced
-    when a newer owner has written one of them."""
+    transaction; first the rows of its rooms that have a fencing token (``tokens``) locked, raising
+    Fenced when a newer owner has fenced one of them."""
     fenced = {b[0]: tokens[b[0]] for b in batch if b[0] in tokens}
     if fenced:
         ids = sorted(fenced)
-        await con.execute(LOCK_ROOMS, ids)
-        kept = {r["id"] for r in await con.fetch(FENCE, ids, [fenced[i] for i in ids])}
+        kept = {r["id"] for r in await con.fetch(LOCK_ROOMS, ids) if r["owner_token"] <= fenced[r["id"]]}
         if kept != set(ids):
             raise Fenced(f"rooms {sorted(set(ids) - kept)}: a newer owner has written the log")
     rows = [(room_id, start + i, dumps(e)) for room_id, start, entries, _ in batch for i, e in enumerate(entries)]

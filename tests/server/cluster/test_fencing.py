@@ -59,6 +59,79 @@ async def test_a_refused_write_fails_only_its_own_room_in_a_shared_commit(pg_url
         await new.close()
 
 
+async def _row_versions(st, rooms: list[int]) -> list[str]:
+    """The physical place and creating transaction of each room's row: a new row version changes them."""
+    async with st.connection() as db:
+        rows = await db.con.fetch("SELECT ctid::text || '/' || xmin::text AS v FROM rooms WHERE id = ANY($1::bigint[])"
+                                  " ORDER BY id", rooms)
+    return [r["v"] for r in rows]
+
+
+async def test_a_fenced_write_leaves_the_rooms_rows_as_they_are(pg_url):
+    """The owner's fence recorded its token; its writes lock the rooms' rows and compare the token,
+    without a new version of the row per room and commit (dead rows PostgreSQL has to write and prune)."""
+    st = await open_store(pg_url)
+    try:
+        rooms = [await st.add_room(f"r0000000{i}", {}, None, [{"k": "create"}]) for i in range(3)]
+        for i in range(3):
+            await st.fence(f"r0000000{i}", 7)
+        before = await _row_versions(st, rooms)
+        await st.write(rooms[0], 1, [{"k": "a"}, {"k": "b"}])  # one room's commit
+        await asyncio.gather(*(st.write(rid, 3 if rid == rooms[0] else 1, [{"k": "c"}]) for rid in rooms))  # several
+        assert await _row_versions(st, rooms) == before
+        assert [await st.log_length(rid) for rid in rooms] == [4, 2, 2]
+    finally:
+        await st.close()
+
+
+async def test_a_stale_write_waits_for_a_fence_under_way_and_is_refused_when_it_commits(pg_url):
+    """A takeover's fence not committed yet: the former owner's write (alone or sharing a commit) waits
+    for it, then reads the new token and is refused; the other room of its commit still lands."""
+    old = await open_store(pg_url)
+    refused: list[int] = []
+    old.on_fenced = refused.append
+    try:
+        alone, shared, other = [await old.add_room(f"r0000000{i}", {}, None, [{"k": "create"}]) for i in range(3)]
+        for i in range(3):
+            await old.fence(f"r0000000{i}", 1)
+        for fenced, writes in ((alone, [alone]), (shared, [shared, other])):
+            async with old.transaction() as db:  # the new owner's fence, under way
+                assert await db.con.execute("UPDATE rooms SET owner_token = 2 WHERE id = $1 AND owner_token <= 2",
+                                            fenced) == "UPDATE 1"
+                pending = asyncio.gather(*(old.write(rid, 1, [{"k": "stale"}]) for rid in writes),
+                                         return_exceptions=True)
+                await asyncio.sleep(0.3)
+                assert not pending.done()  # the write waits for the fence's transaction
+            results = await pending
+            assert isinstance(results[0], Fenced) and results[1:] == [None] * (len(writes) - 1), results
+        assert refused == [alone, shared]
+        assert [await old.log_length(rid) for rid in (alone, shared, other)] == [1, 1, 2]
+    finally:
+        await old.close()
+
+
+async def test_a_fence_waits_for_a_write_under_way_and_reads_its_rows(pg_url):
+    """The converse: a write holding its lock (its rows inserted, not committed yet) holds the new owner's
+    fence back until it commits, and the log the new owner then reads has its rows."""
+    from server.store_pg import LOCK_ROOMS
+    old, new = await open_store(pg_url), await open_store(pg_url)
+    try:
+        rid = await old.add_room("r00000001", {}, None, [{"k": "create"}])
+        await old.fence("r00000001", 1)
+        async with old.transaction() as db:  # a commit of the old owner, under way
+            assert len(await db.con.fetch(LOCK_ROOMS, [rid])) == 1
+            await db.con.execute("INSERT INTO actions (room_id, n, entry, at) VALUES ($1, 1, $2, 0)", rid, '{"k": "old 1"}')
+            fence = asyncio.ensure_future(new.fence("r00000001", 2))
+            await asyncio.sleep(0.3)
+            assert not fence.done()
+        assert await fence == rid
+        (room,) = await new.open_rooms()
+        assert [e["k"] for e in room["log"]] == ["create", "old 1"]
+    finally:
+        await old.close()
+        await new.close()
+
+
 class _Logged:
     """The store's pool, every statement sent on a connection taken from it recorded."""
 
