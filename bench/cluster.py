@@ -13,7 +13,7 @@ printed: on a two-core machine it competes with the nodes.
 
 Every run prints: actions/s, p50/p99/max action -> all seats, the CPU of the nodes (all, then each),
 of the generator and of PostgreSQL and Redis together, each also in µs per action (the figure a
-loaded machine leaves comparable), the nodes' group commits a second and room writes per commit
+loaded machine leaves comparable; the services' then split into PostgreSQL's and Redis'), the nodes' group commits a second and room writes per commit
 (their /metrics) and how busy each core was.
 
 1. Throughput: ``--tables`` closed-loop tables (each acts as soon as answered) against 1 node, then 2
@@ -90,10 +90,10 @@ class Services:
         r.close()
         return self.pg.url(name), self.redis.url
 
-    def cpu(self) -> float:
-        """CPU seconds of PostgreSQL (its server and every backend, live or ended) and Redis so far."""
-        roots = {s.proc.pid for s in (self.redis, self.pg) if s is not None}
-        total = 0.0
+    def cpu(self) -> dict[str, float]:
+        """CPU seconds of PostgreSQL (its server and every backend, live or ended) and of Redis so far."""
+        roots = {s.proc.pid: name for name, s in (("redis", self.redis), ("postgres", self.pg)) if s is not None}
+        total = dict.fromkeys(("postgres", "redis"), 0.0)
         for d in os.listdir("/proc"):
             if not d.isdigit():
                 continue
@@ -103,9 +103,10 @@ class Services:
             except OSError:
                 continue  # ended meanwhile
             pid, ppid = int(d), int(fields[1])
-            if pid in roots or ppid in roots:
-                total += int(fields[11]) + int(fields[12]) + (int(fields[13]) + int(fields[14]) if pid in roots else 0)
-        return total / os.sysconf("SC_CLK_TCK")
+            root = roots.get(pid) or roots.get(ppid)
+            if root is not None:
+                total[root] += int(fields[11]) + int(fields[12]) + (int(fields[13]) + int(fields[14]) if pid in roots else 0)
+        return {name: t / os.sysconf("SC_CLK_TCK") for name, t in total.items()}
 
     def stop(self) -> None:
         for s in (self.redis, self.pg):
@@ -203,7 +204,9 @@ async def measure(cluster: Cluster, gen: Generator, args, svc: Services) -> dict
             "nodes_cpu_pct": 100 * (sum(c1) - sum(c0)) / wall,
             "node_cpu_pct": [round(100 * (b - a) / wall, 1) for a, b in zip(c0, c1)],
             "generator_cpu_pct": 100 * ((g1.user + g1.system) - (g0.user + g0.system)) / wall,
-            "services_cpu_pct": 100 * (s1 - s0) / wall,  # PostgreSQL and Redis
+            "services_cpu_pct": 100 * sum(s1[k] - s0[k] for k in s0) / wall,  # PostgreSQL and Redis
+            "postgres_cpu_pct": 100 * (s1["postgres"] - s0["postgres"]) / wall,
+            "redis_cpu_pct": 100 * (s1["redis"] - s0["redis"]) / wall,
             "commits_per_s": (m1[0] - m0[0]) / wall,  # the nodes' group commits of the log
             "writes_per_commit": (m1[1] - m0[1]) / (m1[0] - m0[0]) if m1[0] > m0[0] else 0.0,
             "core_busy_pct": {c: round(v, 1) for c, v in busy_pct(k0, k1).items()},
@@ -211,10 +214,11 @@ async def measure(cluster: Cluster, gen: Generator, args, svc: Services) -> dict
 
 
 def per_action(r: dict) -> str:
-    """CPU per action of the nodes, the generator and the services: what a loaded machine does not change."""
+    """CPU per action of the nodes, the generator and the services (then PostgreSQL and Redis apart):
+    what a loaded machine does not change."""
     if not r["actions"]:
         return "-"
-    us = {k: 10_000 * r[f"{k}_cpu_pct"] / r["actions_per_s"] for k in ("nodes", "generator", "services")}
+    us = {k: 10_000 * r[f"{k}_cpu_pct"] / r["actions_per_s"] for k in ("nodes", "generator", "services", "postgres", "redis")}
     return " / ".join(f"{k} {v:.0f}" for k, v in us.items())
 
 
