@@ -22,7 +22,7 @@ from rooms.invite import normalize
 if TYPE_CHECKING:  # pragma: no cover
     from rooms.config import RoomConfig
     from rooms.botzone_seats import ExternalBot
-    from rooms.room import Member, Seat
+    from rooms.membership import Member, Seat
 
 
 class CommandRoom(Protocol):

@@ -20,7 +20,7 @@ from rooms.config import PLAYING
 from rooms.effects import Announce, Answered, Applied, Effect, GameEvents, HintAsked, Moment, Notice, RoomChanged
 
 if TYPE_CHECKING:  # pragma: no cover
-    from rooms.room import Member
+    from rooms.membership import Member
 
 _UNSENT = object()
 _OWN = object()  # _shared: this event is projected for each recipient

@@ -10,12 +10,12 @@ server through ``system`` commands (start, 停和, substitutes, time up); docs/r
 Each command is checked in rooms/commands.py, which returns the entry this module commits; applying it
 returns effects (rooms/effects.py). The calls (``handle``, ``system``, ``connect``, ``disconnect``,
 ``tick``) return them as ``Applied`` values and build no message: the server makes the entries durable
-first, then rooms/messages.py ``render`` builds what members are sent.
+first, then rooms/messages.py ``render`` builds what members are sent. Members, seats and the lobby's
+entries are rooms/membership.py's, timers and 托管 rooms/auto.py's (mixed into ``Room``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Callable, Mapping
 
 from game import match as gm
@@ -23,12 +23,13 @@ from game.actions import NoWin, StopWin, TimeUp, from_dict, with_seq
 from game.rules import Rules
 from game.state import CLAIM as HAND_CLAIM
 from rooms import clock, commands, errors as E
-from rooms.auto import AUTO, AUTO_PER_CALL, RoomTimers, load_bot  # noqa: F401 (AUTO_PER_CALL, load_bot: API)
+from rooms.auto import AUTO_PER_CALL, RoomTimers, load_bot  # noqa: F401 (AUTO_PER_CALL, load_bot: API)
 from rooms.botzone_seats import ExternalSeats
 from rooms.config import LOBBY, PLAYING, RoomConfig
 from rooms.effects import ROOM_CHANGED, Announce, Answered, Applied, Effect, GameEvents, HintAsked, Notice
 from rooms.errors import NOT_TABLE, RoomError
 from rooms.keys import check_keys, match_seed
+from rooms.membership import Member, Membership, Seat
 from rooms.messages import Outbound, RoomMessages
 from rooms.records import foul_offence, hand_record, match_record, match_summary, void_hand_record
 
@@ -38,24 +39,7 @@ _DROPPED = frozenset(("response",))
 _new = tuple.__new__  # effects built per action (their NamedTuple constructors are Python functions)
 
 
-@dataclass(slots=True)
-class Seat:
-    id: str  # the player id, or a bot's name
-    bot: str | None = None  # the bot level; None for a human
-    ready: bool = False
-
-
-@dataclass(slots=True)
-class Member:
-    id: str
-    order: int  # joining order: the host role passes to the longest-present human
-    seat: int | None  # None: a spectator
-    connected: bool = True
-    since: float = 0.0  # when the last disconnect happened
-    hints: bool = True  # send this player the wait hint of its seat (the client's switch)
-
-
-class Room(RoomTimers, ExternalSeats, RoomMessages):
+class Room(Membership, RoomTimers, ExternalSeats, RoomMessages):
     # ------------------------------------------------------------------------------------------
     # Creation, replay
 
@@ -297,87 +281,7 @@ class Room(RoomTimers, ExternalSeats, RoomMessages):
         self.turn_started = self.between_started = now  # a claim window's clock too
         return []
 
-    # -- lobby ---------------------------------------------------------------------------------
-
-    def _add_member(self, pid: str, seat: int | None, now: float, connected: bool = True) -> None:
-        self._order += 1
-        self.members[pid] = Member(pid, self._order, seat, connected, now)
-        if seat is not None:
-            self.seats[seat] = Seat(pid)
-
-    def _add_bot(self, seat: int, level: str) -> None:
-        self._bot_names += 1
-        self.seats[seat] = Seat(f"bot-{self._bot_names}", level, True)
-
-    def _apply_join(self, e, now):
-        self._add_member(e["player"], e["seat"], now)
-        if self.table and self.phase == PLAYING and self.auto[e["seat"]] == "left":
-            self.auto[e["seat"]] = None  # back at the table: the player plays again
-        return self._after_lobby(now)
-
-    def _apply_watch(self, e, now):
-        pid = e["player"]
-        if pid in self.members:  # a seated player standing up in the lobby
-            self._free_seat(self.members[pid])
-        else:
-            self._add_member(pid, None, now)
-        return [ROOM_CHANGED]
-
-    def _free_seat(self, m: Member) -> None:
-        if m.seat is not None:
-            self.seats[m.seat] = None
-            m.seat = None
-
-    def _apply_sit(self, e, now):
-        m = self.members[e["player"]]
-        self._free_seat(m)
-        m.seat = e["seat"]
-        self.seats[m.seat] = Seat(m.id)
-        return self._after_lobby(now)
-
-    def _apply_ready(self, e, now):
-        self.seats[self.members[e["player"]].seat].ready = e["ready"]
-        return self._after_lobby(now)
-
-    def _apply_start(self, e, now):
-        return self._start(now)
-
-    def _apply_add_bot(self, e, now):
-        self._add_bot(e["seat"], e["level"])
-        return self._after_lobby(now)
-
-    def _apply_remove_bot(self, e, now):
-        self.seats[e["seat"]] = None
-        return [ROOM_CHANGED]
-
-    def _apply_host(self, e, now):
-        self.host = e["to"]
-        return [ROOM_CHANGED]
-
-    def _apply_leave(self, e, now):
-        return self._remove(e["player"], now, [Notice(e["player"], {"t": "left"})])
-
-    def _apply_kick(self, e, now):
-        self.banned.add(e["target"])
-        return self._remove(e["target"], now, [Notice(e["target"], {"t": "kicked"})])
-
-    def _remove(self, pid: str, now: float, out: list) -> list[Effect]:
-        m = self.members.pop(pid)
-        if m.seat is not None and self.table:
-            # A table's seat stays the player's: 托管 plays it until they join again.
-            if self.phase == PLAYING:
-                self.auto[m.seat] = "left"
-        elif m.seat is not None:
-            if self.phase == PLAYING:
-                # The match goes on: the seat is played by a bot, or by 托管 if the room has no bots.
-                self._add_bot(m.seat, "fan" if self.config.bots else AUTO)
-                self.auto[m.seat] = None
-            else:
-                self.seats[m.seat] = None
-        if pid == self.host:
-            humans = sorted(self.members.values(), key=lambda x: (x.seat is None, x.order))
-            self.host = humans[0].id if humans else None
-        return out + [ROOM_CHANGED]
+    # -- the match's start (the lobby's entries: rooms/membership.py) ---------------------------
 
     def _after_lobby(self, now: float) -> list[Effect]:
         """Room messages; the match starts by itself when four seats are filled and every human is ready."""
@@ -568,19 +472,6 @@ class Room(RoomTimers, ExternalSeats, RoomMessages):
                 if since is None or h.since > since:
                     since = h.since
         return None if since is None else since + cfg.abandon_after
-
-    def member_ids(self) -> set[str]:
-        """Every human the room is for: seated players (a table's absent ones too) and spectators."""
-        ids = {s.id for s in self.seats if s is not None and s.bot is None}
-        ids.update(m.id for m in self.members.values() if m.seat is None)
-        return ids
-
-    def member(self, pid: str) -> Member:
-        """The member ``pid``; RoomError ``not_in_room`` when they are not one."""
-        m = self.members.get(pid)
-        if m is None:
-            raise RoomError(E.NOT_IN_ROOM, f"{pid!r} is not in this room")
-        return m
 
 
 _APPLY = {

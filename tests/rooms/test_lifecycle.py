@@ -283,3 +283,23 @@ def test_rejected_game_actions_change_nothing():
     rejected(room, "alice", {"t": "act", "action": {"a": "pass", "seq": w["seq"]}}, 2, "action/not_your_turn")
     if {"a": "pung"} not in w["legal"]:
         rejected(room, "bob", {"t": "act", "action": {"a": "pung", "seq": w["seq"]}}, 2, "action/illegal")
+
+
+def test_the_lobby_entries_are_applied_by_membership_and_replay_to_the_same_members():
+    from rooms import room as room_module
+    from rooms.membership import Member, Membership, Seat
+
+    room = new_room()
+    log = room.take_log()
+    room.handle("bob", {"t": "join", "code": CODE, "seat": 2}, 1)
+    room.handle("sam", {"t": "watch", "code": CODE}, 2)
+    room.handle("alice", {"t": "add_bot", "seat": 1}, 3)
+    room.handle("alice", {"t": "host", "player": "bob"}, 4)
+    room.handle("alice", {"t": "leave"}, 5)
+    log += room.take_log()
+    for kind in ("join", "watch", "sit", "ready", "add_bot", "remove_bot", "host", "leave", "kick"):
+        assert room_module._APPLY[kind] is getattr(Membership, f"_apply_{kind}")
+    again = room_module.Room.replay(log)
+    assert again.members == room.members and again.seats == room.seats and again.host == room.host == "bob"
+    assert all(type(m) is Member for m in room.members.values())
+    assert [type(s) for s in room.seats] == [type(None), Seat, Seat, type(None)]
