@@ -33,6 +33,7 @@ def version() -> str:
         return "unknown"
 
 
+# Not prometheus_client.Histogram: its observe (two locks, a scan of the bounds) took ~8,800 instructions, this ~1,800.
 class Histogram:
     """Counts per bucket and a sum, as plain numbers: Prometheus' cumulative buckets are made at scrape time."""
 
@@ -101,7 +102,8 @@ class Metrics:
         started, conn.act_req = conn.act_at, None
         if msg["t"] == "ok":
             self.actions += 1
-            h, seconds = self.action_latency, self.loop.time() - started  # Histogram.observe, a call less per play
+            # Histogram.observe inlined: ~1,460 instructions instead of ~1,800 per play (docs/performance.md)
+            h, seconds = self.action_latency, self.loop.time() - started
             h.counts[bisect_left(h.bounds, seconds)] += 1
             h.sum += seconds
         else:
