@@ -236,3 +236,29 @@ def test_an_xread_answer_is_read_alike_in_either_protocol():
     assert stream_entries([[b"gb:node:x", entries]]) == want  # RESP2: [stream, entries] pairs
     assert stream_entries({b"gb:node:x": entries}) == want  # RESP3: a map
     assert stream_entries(None) == [] and stream_entries({}) == []  # BLOCK ran out
+
+
+async def test_the_links_own_packing_is_what_redis_reads(redis_url):
+    """The links pack their commands themselves (``resp``): byte for byte redis-py's packing, and Redis
+    reads every kind of argument they send, binary and empty ones included."""
+    import redis.asyncio as aioredis
+    from redis.asyncio.connection import Connection
+
+    from server.cluster.link import Link, resp
+
+    values = [b"", b"\x00\r\n\xff" * 3, "é中", "", -7, 2**40, 0.5, b"x" * 70_000]
+    for value in values:
+        args = ("EVALSHA", "ab" * 20, 2, "gb:sent:n", "gb:node:x", 3, value)
+        assert resp(args) == b"".join(Connection().pack_command(*args))
+    client = aioredis.Redis.from_url(redis_url)
+    link = Link(client, 5.0)
+    try:
+        for i, value in enumerate(values):
+            key = f"gb:test:resp:{i}"
+            await link.send("SET", key, value)  # unanswered (CLIENT REPLY OFF) ...
+            want = value if isinstance(value, bytes) else str(value).encode()
+            assert await link.call("GET", key) == want  # ... then answered again
+        await link.call("DEL", *(f"gb:test:resp:{i}" for i in range(len(values))))
+    finally:
+        await link.close()
+        await client.aclose()
