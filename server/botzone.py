@@ -247,13 +247,15 @@ class BotProcess:
 
 
 async def _reap(proc: asyncio.subprocess.Process) -> None:
-    """Wait for a killed bot, then read its stdout to the end: its pipe (and the process's transport)
-    closes with the loop still running, not left open for the garbage collector to warn about."""
-    await proc.wait()
+    """Read a killed bot's stdout to the end, then wait for it: its pipe (and the process's transport)
+    closes with the loop still running, not left open for the garbage collector to warn about. In this
+    order because on Python 3.11 ``wait`` returns only once the pipes are closed, and the pipe of a bot
+    that wrote more than its reader holds (a flood) stays paused, never at its end, until read."""
     with contextlib.suppress(Exception):
         async with asyncio.timeout(REAP_TIME):
             while await proc.stdout.read(LINE_MAX):
                 pass
+            await proc.wait()
 
 
 __all__ = ["BotSpec", "BotConfigError", "BotFault", "BotProcess", "load_bots", "parse_bots", "policies"]

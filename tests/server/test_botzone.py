@@ -259,6 +259,22 @@ async def test_a_bot_over_its_memory_is_stopped_not_the_server():
     await bot.stop()
 
 
+async def test_a_bot_killed_with_its_output_unread_is_reaped():
+    """A bot floods its stdout and nobody reads it (the reader pauses past twice LINE_MAX): once killed,
+    its pipe is read to the end and it is waited for. Waiting first never ended on Python 3.11 (``wait``
+    returns once the pipes are closed); the transport left open failed a later test's collection."""
+    flood = "import sys; sys.stdin.readline(); print('ready', flush=True); sys.stdout.write('x' * 10_000_000)"
+    bot = BotProcess(BotSpec("flood", (sys.executable, "-c", flood), network=not ISOLATED))
+    await bot.start()
+    proc = bot.proc
+    proc.stdin.write(b"1\n")
+    await proc.stdin.drain()
+    assert await proc.stdout.readline() == b"ready\n"
+    await asyncio.sleep(0.3)  # the flood fills the reader's buffer; it stops reading
+    await asyncio.wait_for(bot.stop(), 10)
+    assert proc.returncode is not None and proc.stdout.at_eof()
+
+
 @pytest.mark.skipif(not ISOLATED, reason="no unprivileged user namespaces here (check_isolation refuses such a bots.toml)")
 async def test_a_bot_has_no_network_unless_the_operator_allows_it(tmp_path):
     """By default a bot runs in a network namespace of its own: it cannot reach even this server."""
