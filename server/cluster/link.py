@@ -33,8 +33,8 @@ class Link:
         try:
             async with asyncio.timeout(self.timeout):
                 if self.quiet:  # answered again from here on: one write, one answer to skip
+                    self.quiet = False  # (before the write: a ``send`` meanwhile turns answers off again)
                     await self.conn.send_packed_command(_REPLY_ON + resp(args), check_health=False)
-                    self.quiet = False
                     await self.conn.read_response()
                 else:
                     await self.conn.send_packed_command(resp(args), check_health=False)
@@ -54,8 +54,8 @@ class Link:
                 if self.quiet:
                     await self.conn.send_packed_command(resp(args), check_health=False)
                 else:
-                    await self.conn.send_packed_command(_REPLY_OFF + resp(args), check_health=False)
                     self.quiet = True
+                    await self.conn.send_packed_command(_REPLY_OFF + resp(args), check_health=False)
         except BaseException:
             await self.conn.disconnect(nowait=True)
             raise

@@ -67,6 +67,7 @@ CONFIRM_EVERY = 64  # writes sent unanswered before the writer asks Redis how fa
 CONFIRM_AFTER = 0.05  # seconds the oldest unanswered write waits at most for that question
 CALL_TIMEOUT = 5.0  # seconds a write (or a read, beyond its READ_BLOCK) may take before it is tried again
 _XADD_ALL_SHA = hashlib.sha1(_XADD_ALL.encode()).hexdigest()
+ANSWERED = object()  # put in the outbox once the writer's question is answered (not a message)
 
 _ITEMS = {"Command": Command, "SnapshotAsked": SnapshotAsked, "HistoryAsked": HistoryAsked,
           "ChatAsked": ChatAsked, "Connect": Connect, "Disconnect": Disconnect, "Leave": Leave}
@@ -345,41 +346,82 @@ class ClusterNode:
     async def _writing(self, q: asyncio.Queue, link: Link) -> None:
         """Writes go unanswered (CLIENT REPLY OFF): no wake-up, answer or parse per write. Every
         CONFIRM_EVERY writes, or CONFIRM_AFTER seconds after the oldest one unanswered, one question (the
-        number of the last write landed, SENT) says which landed; the others are sent again, answered."""
+        number of the last write landed, SENT) says which landed, asked by a task of its own: the writer
+        writes on meanwhile (what was queued waited for the answer, milliseconds on a busy machine).
+        Writes found missing are sent again, answered, with every write after them."""
         key, loop = SENT + self.id, asyncio.get_running_loop()
         number = await self._landed(link, key)  # (a node started again under its id wrote some)
-        unsure: list[tuple] = []  # (number, keys, args, messages) of writes sent, not known to have landed
-        since = 0.0
-        while True:
-            if unsure:
-                wait = since + CONFIRM_AFTER - loop.time()
-                if len(unsure) >= CONFIRM_EVERY or wait <= 0:
-                    number = await self._confirm(q, link, key, unsure)
-                    continue
+        unsure: list[tuple] = []  # (number, keys, args, messages, when) of writes not known to have landed
+        asking = None  # (the task asking, the number of the last write sent before its question)
+        try:
+            while True:
+                if unsure and asking is None:
+                    wait = unsure[0][4] + CONFIRM_AFTER - loop.time()
+                    if len(unsure) >= CONFIRM_EVERY or wait <= 0:
+                        asking = (loop.create_task(self._ask(q, link, key)), number)
+                        continue
+                    try:
+                        async with asyncio.timeout(wait):
+                            first = await q.get()
+                    except TimeoutError:
+                        continue
+                else:
+                    first = await q.get()
+                batch = [first]
+                while not q.empty():
+                    batch.append(q.get_nowait())
+                if ANSWERED in batch:  # (what was queued before the answer is written after it is taken)
+                    batch = [m for m in batch if m is not ANSWERED]
+                    q.task_done()
+                    number, asking = await self._answered(q, link, key, unsure, asking, number)
+                    if not batch:
+                        continue
+                keys, args = entries(batch)
+                number += 1
+                unsure.append((number, keys, args, len(batch), loop.time()))
                 try:
-                    async with asyncio.timeout(wait):
-                        first = await q.get()
-                except TimeoutError:
-                    continue
-            else:
-                first = await q.get()
-            batch = [first]
-            while not q.empty():
-                batch.append(q.get_nowait())
-            keys, args = entries(batch)
-            number += 1
-            since = since if unsure else loop.time()
-            unsure.append((number, keys, args, len(batch)))
-            try:
-                if not link.connected:  # (Redis started again: its scripts are gone)
-                    await link.call("SCRIPT", "LOAD", _XADD_ALL)
-                await link.send("EVALSHA", _XADD_ALL_SHA, len(keys) + 1, key, *keys, number, *args)
-                end_if_cancelled()
-            except (OSError, RedisError) as e:
-                end_if_cancelled()
-                log.warning("cluster: writing to other nodes failed (%s); retrying", e)
-                await asyncio.sleep(RETRY)
-                number = await self._confirm(q, link, key, unsure)
+                    if not link.connected:  # (Redis started again: its scripts are gone)
+                        asking = await _given_up(asking)  # (one call at a time)
+                        await link.call("SCRIPT", "LOAD", _XADD_ALL)
+                    await link.send("EVALSHA", _XADD_ALL_SHA, len(keys) + 1, key, *keys, number, *args)
+                    end_if_cancelled()
+                except (OSError, RedisError) as e:
+                    end_if_cancelled()
+                    log.warning("cluster: writing to other nodes failed (%s); retrying", e)
+                    asking = await _given_up(asking)
+                    await asyncio.sleep(RETRY)
+                    number = await self._confirm(q, link, key, unsure)
+        finally:
+            await _given_up(asking)
+
+    async def _ask(self, q: asyncio.Queue, link: Link, key: str) -> int:
+        """The writer's question, asked while it writes on (Redis answers it after all that was sent
+        before it); the writer learns of the answer, or its failure, in its queue (ANSWERED)."""
+        try:
+            return int(await link.call("GET", key) or 0)
+        finally:
+            q.put_nowait(ANSWERED)
+
+    async def _answered(self, q: asyncio.Queue, link: Link, key: str, unsure: list, asking, number: int):
+        """The question's answer: the writes sent before it are done if they all landed, else (or if it
+        failed) all not known to have landed are sent again. Returns the last write's number, the question."""
+        if asking is None or not asking[0].done():  # (the answer of a question given up)
+            return number, asking
+        task, upto = asking
+        try:
+            landed = task.result()
+        except (Exception, asyncio.CancelledError) as e:
+            end_if_cancelled()
+            log.warning("cluster: writing to other nodes failed (%s); retrying", e)
+            await asyncio.sleep(RETRY)
+            return await self._confirm(q, link, key, unsure), None
+        if landed < upto:  # one was lost or refused: it and the writes after it are sent again
+            return await self._confirm(q, link, key, unsure), None
+        done = [w for w in unsure if w[0] <= upto]
+        for _ in range(sum(w[3] for w in done)):
+            q.task_done()
+        del unsure[:len(done)]
+        return number, None
 
     async def _landed(self, link: Link, key: str) -> int:
         """The number of this writer's last write landed (SENT), asked until Redis answers."""
@@ -398,7 +440,7 @@ class ClusterNode:
         connection, or refused: nobody heard the error) are sent again in order, answered, numbered on
         from the last landed. Returns the number of the last write."""
         landed = await self._landed(link, key)  # answered after all that was sent before it
-        for number, keys, args, count in unsure:
+        for number, keys, args, count, _ in unsure:
             if number > landed:
                 landed += 1
                 await self._write_answered(link, key, landed, keys, args)
@@ -535,6 +577,13 @@ class ClusterNode:
         else:
             extra = {f: body[f] for f in ("cmd", "page", "text") if f in body}
             task.put(_ITEMS[kind](pid, proxy, req, **extra))
+
+
+async def _given_up(asking) -> None:
+    """The writer's question, if one is asked, given up: ended, and its failure (if any) taken."""
+    if asking:
+        asking[0].cancel()
+        await asyncio.gather(asking[0], return_exceptions=True)
 
 
 def entries(batch: list[tuple[str, bytes]]) -> tuple[list[str], list]:

@@ -66,7 +66,38 @@ class CuttingProxy:
         self.server.close()
 
 
-async def node_through(proxy: CuttingProxy, pg_url: str) -> Running:
+class HoldingProxy:
+    """A TCP proxy in front of Redis that, while ``hold`` is set, keeps Redis's answers back (in order),
+    and counts the questions (``GET``) its clients sent meanwhile."""
+
+    def __init__(self, redis_url: str):
+        u = urlparse(redis_url)
+        self.upstream, self.hold, self.asked = (u.hostname, u.port), False, 0
+
+    async def start(self) -> str:
+        self.server = await asyncio.start_server(self._client, "127.0.0.1", 0)
+        return f"redis://127.0.0.1:{self.server.sockets[0].getsockname()[1]}"
+
+    async def _client(self, reader, writer) -> None:
+        up_reader, up_writer = await asyncio.open_connection(*self.upstream)
+
+        async def pipe(src, dst, answers: bool) -> None:
+            while data := await src.read(65536):
+                while answers and self.hold:
+                    await asyncio.sleep(0.01)
+                if not answers and self.hold:
+                    self.asked += data.count(b"\r\nGET\r\n")
+                dst.write(data)
+                await dst.drain()
+            dst.close()
+
+        await asyncio.gather(pipe(reader, up_writer, False), pipe(up_reader, writer, True), return_exceptions=True)
+
+    async def stop(self) -> None:
+        self.server.close()
+
+
+async def node_through(proxy: CuttingProxy | HoldingProxy, pg_url: str) -> Running:
     """A node whose Redis connections all go through ``proxy``."""
     store = await open_store(pg_url)
     app = App(store, fast_settings())
@@ -226,6 +257,38 @@ async def test_messages_between_nodes_flow_again_after_redis_drops_every_connect
         await admin.aclose()
         await stop(a)
         await stop(b)
+
+
+async def test_the_writer_writes_on_while_its_question_waits_for_redis(pg_url, redis_url):
+    """The writer's question (how far its unanswered writes got) is answered after everything sent
+    before it; what is queued meanwhile is written at once, not after the answer, in order."""
+    proxy = HoldingProxy(redis_url)
+    a = await node_through(proxy, pg_url)  # A's answers from Redis can be held back
+    b = await start_node(pg_url, redis_url)
+    try:
+        seen: list[str] = []
+        b.app.cluster.handlers["probe"] = lambda body: seen.append(body["text"])
+        send = lambda text: a.app.cluster.send(b.app.cluster.id, {"k": "probe", "text": text})  # noqa: E731
+        send("first")
+        await eventually(lambda: seen == ["first"])
+        proxy.hold = True
+        send("second")  # unanswered: its question follows CONFIRM_AFTER later, and its answer is held
+        await eventually(lambda: proxy.asked >= 1 and seen == ["first", "second"])
+        send("third")
+        await eventually(lambda: seen == ["first", "second", "third"], timeout=1.0)  # the answer still held
+        landed = asyncio.ensure_future(a.app.cluster.outbox.join())
+        await asyncio.sleep(0.1)
+        assert proxy.hold and not landed.done()  # not known to have landed before the answer
+        proxy.hold = False
+        await asyncio.wait_for(landed, 5.0)  # the answers say all three landed
+        send("fourth")
+        await eventually(lambda: seen[-1] == "fourth")
+        assert seen == ["first", "second", "third", "fourth"]
+    finally:
+        proxy.hold = False
+        await stop(a)
+        await stop(b)
+        await proxy.stop()
 
 
 def test_an_xread_answer_is_read_alike_in_either_protocol():
